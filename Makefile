@@ -1,0 +1,141 @@
+# zvmperf - top-level Makefile.
+#   make            libzvmperf.so (with soname), libzvmperf.a and the zvmperf CLI, in build/
+#   make deps       install the Debian packages the build, tests and notebooks need (when missing)
+#   make check      every test: CUnit (tests/), CSV transcription check, CLI checks, Python
+#   make demo       the main job: calibrate from calibration/, then sweep sweetspot into HDF5
+#   make calibrate  refit every fit file in calibration/fits/ and print one summary table
+#   make bench      benchmarks (figures printed, nothing asserted on time)
+#   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc)
+#   make clean
+
+VERSION      := 0.1.0
+SOVERSION    := 0
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+BINDIR       ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Debian's interpreter: the one that sees python3-numpy and python3-h5py.
+PYTHON       ?= /usr/bin/python3
+PKG_CONFIG   ?= pkg-config
+CC           ?= cc
+
+DEPS_PKGS   := gsl hdf5 inih
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null) -lhdf5_hl
+CUNIT_CFLAGS:= $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
+CUNIT_LIBS  := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
+# hdf5_hl lives beside hdf5 on Debian (serial flavour)
+HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hdf5 2>/dev/null)
+
+WARN        := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+OPT         ?= -O2 -g
+ALL_CFLAGS  := -fPIC -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $(WARN) $(OPT) $(DEPS_CFLAGS) $(CFLAGS)
+ALL_LDLIBS  := -fopenmp $(DEPS_LIBS) -lm $(LDLIBS)
+RPATH       := -Wl,-rpath,$(HDF5_LIBDIR)
+
+B           := build
+LIB_SRC     := $(wildcard src/*.c) $(wildcard src/queue/*.c) $(wildcard models/*.c)
+CLI_SRC     := $(wildcard src/cli/*.c)
+TEST_SRC    := $(wildcard tests/*.c)
+BENCH_SRC   := $(wildcard bench/*.c)
+LIB_OBJ     := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ     := $(CLI_SRC:%.c=$(B)/%.o)
+TEST_OBJ    := $(TEST_SRC:%.c=$(B)/%.o)
+BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
+HEADERS     := $(wildcard include/zvmperf/*.h) src/internal.h $(wildcard src/*_impl.h models/*.h)
+
+SONAME      := libzvmperf.so.$(SOVERSION)
+SHLIB       := $(B)/libzvmperf.so.$(VERSION)
+STLIB       := $(B)/libzvmperf.a
+CLI         := $(B)/zvmperf
+TESTBIN     := $(B)/test_zvp
+BENCHBIN    := $(B)/bench_zvp
+
+.PHONY: all lib cli deps check test test-c test-csv test-cli test-python demo calibrate bench \
+        install uninstall clean notebooks
+
+all: lib cli
+
+lib: $(SHLIB) $(B)/libzvmperf.so $(B)/$(SONAME) $(STLIB)
+cli: $(CLI)
+
+$(B)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+
+$(SHLIB): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(RPATH) -o $@ $^ $(ALL_LDLIBS)
+$(B)/$(SONAME): $(SHLIB)
+	ln -sf $(notdir $(SHLIB)) $@
+$(B)/libzvmperf.so: $(B)/$(SONAME)
+	ln -sf $(SONAME) $@
+$(STLIB): $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(CLI): $(CLI_OBJ) $(STLIB)
+	$(CC) $(RPATH) -o $@ $(CLI_OBJ) $(STLIB) $(ALL_LDLIBS)
+
+$(TESTBIN): $(TEST_OBJ) $(STLIB)
+	$(CC) $(RPATH) -o $@ $(TEST_OBJ) $(STLIB) $(CUNIT_LIBS) $(ALL_LDLIBS)
+
+$(BENCHBIN): $(BENCH_OBJ) $(STLIB)
+	$(CC) $(RPATH) -o $@ $(BENCH_OBJ) $(STLIB) $(ALL_LDLIBS)
+
+deps:
+	@sh tools/deps.sh
+
+# ---- tests ------------------------------------------------------------------------------
+check: test
+test: test-c test-csv test-cli test-python
+
+test-c: $(TESTBIN) $(CLI)
+	cd tests && ../$(TESTBIN)
+
+test-csv:
+	$(PYTHON) tests/check_csv.py calibration/data ../shared/reports
+
+test-cli: $(CLI)
+	sh tests/cli_test.sh $(CLI)
+
+test-python: lib
+	@if [ -d python-bindings/tests ]; then \
+	  PYTHONPATH=python-bindings ZVMPERF_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q python-bindings/tests; \
+	else echo "python-bindings/tests: none yet"; fi
+
+# ---- the main job -------------------------------------------------------------------------
+DEMO_DIR := results
+calibrate: $(CLI)
+	@mkdir -p $(DEMO_DIR)
+	sh tools/calibrate_all.sh $(CLI) $(DEMO_DIR)
+
+demo: calibrate
+	$(CLI) sweep calibration/params/sweetspot-zvm63.ini --axis storage_gb=256:4096:64 \
+	  --axis cpus=16:128:4 -o $(DEMO_DIR)/sweetspot-zvm63-sweep.h5
+	$(CLI) sweep calibration/params/sweetspot-zvm64.ini --axis storage_gb=256:4096:64 \
+	  --axis cpus=16:128:4 -o $(DEMO_DIR)/sweetspot-zvm64-sweep.h5
+	@echo "demo: wrote $(DEMO_DIR)/*.h5"
+
+bench: $(BENCHBIN) $(CLI)
+	sh bench/run.sh $(BENCHBIN) $(CLI)
+
+# ---- install ------------------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(INCLUDEDIR)/zvmperf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 include/zvmperf/*.h $(DESTDIR)$(INCLUDEDIR)/zvmperf/
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libzvmperf.so
+	install -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' zvmperf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
+	@if [ -d python-bindings/zvmperf ]; then $(MAKE) --no-print-directory install-python; fi
+
+uninstall:
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/zvmperf
+	rm -f $(DESTDIR)$(LIBDIR)/libzvmperf.* $(DESTDIR)$(BINDIR)/zvmperf $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
+
+clean:
+	rm -rf $(B) $(DEMO_DIR) tests/tmp

@@ -1,0 +1,13 @@
+/*
+ * zvmperf/zvmperf.h - umbrella header: includes every public zvmperf header.
+ * zvmperf models the memory management of the IBM z/VM hypervisor with analytical
+ * queueing models calibrated against IBM's published measurements.
+ */
+#ifndef ZVMPERF_ZVMPERF_H
+#define ZVMPERF_ZVMPERF_H
+#include "status.h"
+#include "queue.h"
+#include "model.h"
+#include "sweep.h"
+#include "calibrate.h"
+#endif /* ZVMPERF_ZVMPERF_H */

@@ -1,0 +1,81 @@
+/* models/station.c - single-station queueing models exposed through the model contract,
+ * so that the generic kernels can be evaluated, swept and fitted like the z/VM models. */
+#include <math.h>
+#include "registry.h"
+#include "zvmperf/queue.h"
+
+static const zvp_param_desc station_outputs[] = {
+    {"utilization", "1", "per-server utilization", 0, 1, 0},
+    {"throughput_per_s", "1/s", "completions per second", 0, INFINITY, 0},
+    {"mean_in_system", "1", "mean number at the station (queue + service)", 0, INFINITY, 0},
+    {"mean_in_queue", "1", "mean number waiting", 0, INFINITY, 0},
+    {"response_s", "s", "mean response time at the station (wait + service)", 0, INFINITY, 0},
+    {"wait_s", "s", "mean wait before service", 0, INFINITY, 0},
+    {"pwait", "1", "probability that an arrival waits", 0, 1, 0},
+};
+#define N_STATION_OUTPUTS (sizeof station_outputs / sizeof station_outputs[0])
+
+static void station_to_outputs(const zvp_station_result *r, double *out)
+{
+    out[0] = r->utilization;
+    out[1] = r->throughput_per_s;
+    out[2] = r->mean_in_system;
+    out[3] = r->mean_in_queue;
+    out[4] = r->response_s;
+    out[5] = r->wait_s;
+    out[6] = r->pwait;
+}
+
+/* ---- M/M/c ------------------------------------------------------------------------------ */
+static const zvp_param_desc mmc_params[] = {
+    {"arrival_rate_per_s", "1/s", "Poisson arrival rate lambda", 0, 1e12, 0.5},
+    {"service_rate_per_s", "1/s", "service rate mu of one server", 1e-12, 1e12, 1},
+    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1},
+};
+
+static int mmc_eval(const double *p, double *out, zvp_error *err)
+{
+    zvp_station_result r;
+    int st = zvp_mmc(p[0], p[1], (unsigned long)p[2], &r, err);
+    if (st == ZVP_SUCCESS)
+        station_to_outputs(&r, out);
+    return st;
+}
+
+const zvp_model zvp_model_mmc = {
+    "mmc",
+    "M/M/c queue (Erlang C); servers = 1 is M/M/1. No steady state when "
+    "arrival_rate_per_s >= servers x service_rate_per_s.",
+    "Gross, Shortle, Thompson & Harris, Fundamentals of Queueing Theory, 4th ed. 2008, sec. 2.3",
+    sizeof mmc_params / sizeof mmc_params[0], mmc_params,
+    N_STATION_OUTPUTS, station_outputs,
+    mmc_eval,
+};
+
+/* ---- finite source M/M/c//N ---------------------------------------------------------------- */
+static const zvp_param_desc repairman_params[] = {
+    {"sources", "1", "number of sources N (integer)", 0, 1e8, 64},
+    {"think_s", "s", "mean time a source spends away from the station", 0, 1e12, 9},
+    {"service_s", "s", "mean service (hold) time", 1e-15, 1e12, 1},
+    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1},
+};
+
+static int repairman_eval(const double *p, double *out, zvp_error *err)
+{
+    zvp_station_result r;
+    int st = zvp_repairman((unsigned long)p[0], p[1], p[2], (unsigned long)p[3], &r, err);
+    if (st == ZVP_SUCCESS)
+        station_to_outputs(&r, out);
+    return st;
+}
+
+const zvp_model zvp_model_repairman = {
+    "repairman",
+    "Finite-source M/M/c//N (machine repairman): N sources alternate think time and service "
+    "at c servers; exact birth-death solution in log space. With c = 1 it is the single "
+    "spin-lock model of MODELS.md 1.2 (sources = CPUs, service = lock hold time).",
+    "Kleinrock, Queueing Systems Vol. 1, 1975, sec. 3.8-3.9; MODELS.md 1.2",
+    sizeof repairman_params / sizeof repairman_params[0], repairman_params,
+    N_STATION_OUTPUTS, station_outputs,
+    repairman_eval,
+};

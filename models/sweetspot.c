@@ -1,0 +1,323 @@
+/*
+ * models/sweetspot.c - available-list lock contention driving the Sweet Spot Priming
+ * workload (VIRSTOEX), z/VM 6.3 (one global available-list lock, RSA2GLCK) and z/VM 6.4
+ * (available-list zones, one lock per zone: AVZAnnnn/AVZBnnnn).
+ *
+ * Source of the workload and the measurements: reports/000_316e51b10221aadf.txt
+ * ("Memory Management Serialization Contention Relief and 2 TB Central Storage Support",
+ * Tables 1, 3, 4). Equations: MODELS.md 1.2-1.3 (lock as a queueing station in a closed
+ * network of CPUs; exact MVA) and 2 (paging ceiling).
+ *
+ * Mechanism, per phase (every CPU is a customer of a closed network):
+ *
+ *  Frame counts. Each of the four phases logs on users_per_phase users; each changes
+ *  touch_fraction of its virtual memory above 2 GiB (VIRSTOEX only touches memory above
+ *  2 GiB, Table 1 note; user_virtual_gb = 0 follows Table 1's scaling with storage):
+ *      P = users_per_phase * touch_fraction * (user_virtual_gb - 2) * 262144
+ *  pages per phase. Central storage holds F = storage_gb * 262144 frames. Phase i
+ *  (i = 1..4) touches P pages; the first ones that still fit take free frames, the rest
+ *  each need a frame stolen and its page written to paging DASD:
+ *      W_i = max(0, i P - F) - max(0, (i-1) P - F)  pages written in phase i.
+ *
+ *  Paging (CM4) cycle. A CPU does cp_work_us of CP work, takes one available-list lock
+ *  (hold avail_hold_us; L zone locks chosen uniformly, so demand avail_hold_us / L at each
+ *  zone), then the other CP locks of the paging path (one aggregate lock, hold
+ *  other_hold_us). One cycle = one page written. Page-out is capped by the paging DASD at
+ *  pageout_max_kpages_per_s: when the CPUs could go faster, they idle (deferred frame
+ *  requests) for Z_idle per cycle, found by root finding so that X = the cap; otherwise
+ *  the lock/CPU side sets X and nobody idles. Then
+ *      ETR = X / 1000 (kpages/s); busy = (N - X Z_idle) / N; ITR = ETR / busy;
+ *      spin on a lock = sum over its zones of (Q - U) CPUs (MODELS.md 1.3), in % of one CPU.
+ *
+ *  Non-paging priming and logoff. CPUs (min(cpus, users)) loop: work prime_work_us (or
+ *  logoff_work_us), then one available-list acquisition that obtains (returns)
+ *  frames_per_acq frames. Touch rate = X * frames_per_acq; a phase takes
+ *  (P - W_i) / touch rate + W_i / page-out rate. Logoff returns the resident frames
+ *  min(4P, F) at X_logoff * frames_per_acq.
+ *
+ * Time units inside: seconds. Parameters in microseconds carry _us.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+#include "registry.h"
+#include "zvmperf/queue.h"
+#include "../src/internal.h"
+
+#define PAGES_PER_GB 262144.0 /* 4 KiB frames per GiB */
+#define US 1e-6
+
+enum {
+    P_STORAGE_GB,
+    P_CPUS,
+    P_USERS_PER_PHASE,
+    P_USER_VIRTUAL_GB,
+    P_TOUCH_FRACTION,
+    P_LOCK_ZONES,
+    P_ZONE_MAX,
+    P_AVAIL_HOLD_US,
+    P_CP_WORK_US,
+    P_OTHER_HOLD_US,
+    P_PAGEOUT_MAX,
+    P_PRIME_WORK_US,
+    P_FRAMES_PER_ACQ,
+    P_LOGOFF_WORK_US,
+    N_PARAMS
+};
+
+static const zvp_param_desc sweetspot_params[N_PARAMS] = {
+    {"storage_gb", "GiB", "central storage", 1, 65536, 256},
+    {"cpus", "1", "processors (IFL cores) dedicated to the LPAR, integer", 1, 4096, 64},
+    {"users_per_phase", "1", "users logged on in each of the four priming phases (Table 1)", 1,
+     1e6, 88},
+    {"user_virtual_gb", "GiB",
+     "virtual memory size of each user; 0 = scaled with storage as the workload does "
+     "(Table 1: 2 GiB + 4.5 GiB per 256 GiB of central storage)",
+     0, 1e6, 0},
+    {"touch_fraction", "1", "share of each user's virtual memory above 2 GiB that priming changes",
+     1e-6, 1, 0.21},
+    {"lock_zones", "1",
+     "available-list locks: 1 = one global lock (z/VM 6.3), 0 = one zone per CPU up to "
+     "zone_max (z/VM 6.4), L > 1 = L zones",
+     0, 65536, 1},
+    {"zone_max", "1", "largest zone count when lock_zones = 0 (64 on z/VM 6.4, AVLZN)", 1, 65536,
+     64},
+    {"avail_hold_us", "us", "available-list lock hold time per acquisition", 1e-3, 1e4, 5.5},
+    {"cp_work_us", "us", "CP work per page-out cycle outside the spin locks, per CPU", 0, 1e7, 40},
+    {"other_hold_us", "us", "hold time of the other CP locks of the paging path per cycle", 0, 1e4,
+     4},
+    {"pageout_max_kpages_per_s", "kpages/s", "page-out capacity of the paging DASD", 1e-3, 1e7,
+     179},
+    {"prime_work_us", "us", "CPU work per available-list acquisition while priming (no paging)",
+     0, 1e7, 50},
+    {"frames_per_acq", "1", "frames obtained or returned per available-list acquisition", 1,
+     1e5, 8},
+    {"logoff_work_us", "us", "CPU work per available-list acquisition during logoff", 0, 1e7, 100},
+};
+
+enum {
+    O_ETR,
+    O_ITR,
+    O_BUSY,
+    O_SPIN,
+    O_AVAIL_SPIN,
+    O_CM1,
+    O_CM2,
+    O_CM3,
+    O_CM4,
+    O_LOGOFF,
+    O_AVAIL_UTIL,
+    O_ZONES,
+    O_CM4_WRITTEN,
+    N_OUTPUTS
+};
+
+static const zvp_param_desc sweetspot_outputs[N_OUTPUTS] = {
+    {"etr", "kpages/s", "CM4 (paging) phase: thousand pages written to paging DASD per second", 0,
+     INFINITY, 0},
+    {"itr", "kpages/s", "ETR / (busy per processor / 100)", 0, INFINITY, 0},
+    {"busy_per_cpu_pct", "%", "total busy per processor in the CM4 phase", 0, 100, 0},
+    {"spin_busy_pct", "%", "total spin lock busy in the CM4 phase, summed over CPUs", 0, INFINITY,
+     0},
+    {"avail_spin_busy_pct", "%",
+     "spin busy on the available-list locks (RSA2GLCK on 6.3, AVZ zone locks on 6.4)", 0,
+     INFINITY, 0},
+    {"cm1_priming_s", "s", "elapsed time of the CM1 priming phase", 0, INFINITY, 0},
+    {"cm2_priming_s", "s", "elapsed time of the CM2 priming phase", 0, INFINITY, 0},
+    {"cm3_priming_s", "s", "elapsed time of the CM3 priming phase", 0, INFINITY, 0},
+    {"cm4_priming_s", "s", "elapsed time of the CM4 (paging) priming phase", 0, INFINITY, 0},
+    {"logoff_s", "s", "elapsed time of the logoff of all users", 0, INFINITY, 0},
+    {"avail_lock_util_pct", "%", "utilization of one available-list lock (zone) in CM4", 0, 100,
+     0},
+    {"lock_zones_used", "1", "number of available-list locks modelled", 1, INFINITY, 0},
+    {"cm4_pages_written_m", "Mpages", "pages written to paging DASD in the CM4 phase", 0,
+     INFINITY, 0},
+};
+
+/* The closed network of one phase: L uniform available-list zones, optionally the other
+ * paging-path lock, think time = work (+ idle). */
+typedef struct lock_net {
+    zvp_station st[2];
+    size_t n_st;
+    unsigned long cpus;
+    double work_s;
+} lock_net;
+
+typedef struct lock_sol {
+    double x_per_s;      /* cycles (acquisitions) per second */
+    double avail_spin;   /* CPUs spinning on available-list locks (all zones) */
+    double other_spin;   /* CPUs spinning on the other lock */
+    double avail_util;   /* utilization of one zone */
+} lock_sol;
+
+static int lock_solve(const lock_net *net, double idle_s, lock_sol *sol, zvp_error *err)
+{
+    double rs[2], q[2], u[2];
+    double scratch[64];
+    zvp_mva_result r = {0, 0, rs, q, u};
+    int st;
+    if (zvp_mva_scratch_doubles(net->st, net->n_st) > sizeof scratch / sizeof scratch[0])
+        return zvp_fail(err, ZVP_EINVAL, "sweetspot: internal scratch too small");
+    st = zvp_mva_exact(net->st, net->n_st, net->work_s + idle_s, net->cpus, &r, scratch, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    sol->x_per_s = r.throughput_per_s;
+    sol->avail_spin = (double)net->st[0].replicas * fmax(0.0, q[0] - u[0]);
+    sol->other_spin = net->n_st > 1 ? fmax(0.0, q[1] - u[1]) : 0.0;
+    sol->avail_util = u[0];
+    return ZVP_SUCCESS;
+}
+
+typedef struct idle_ctx {
+    const lock_net *net;
+    double target_per_s;
+    int status;
+    zvp_error *err;
+} idle_ctx;
+
+static double idle_residual(double idle_s, void *p)
+{
+    idle_ctx *c = p;
+    lock_sol s;
+    int st = lock_solve(c->net, idle_s, &s, c->err);
+    if (st != ZVP_SUCCESS) {
+        c->status = st;
+        return NAN;
+    }
+    return s.x_per_s / c->target_per_s - 1.0;
+}
+
+/* Idle time per cycle that brings the closed network's throughput down to target_per_s
+ * (which must be below the throughput at zero idle). X(idle) is continuous and strictly
+ * decreasing; X(cpus / target) < target brackets the root. GSL Brent. */
+static int solve_idle(const lock_net *net, double target_per_s, double *idle_s, zvp_error *err)
+{
+    idle_ctx c = {net, target_per_s, ZVP_SUCCESS, err};
+    gsl_function f = {idle_residual, &c};
+    double lo = 0.0, hi = (double)net->cpus / target_per_s, root = hi;
+    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    int st = ZVP_SUCCESS, it;
+    if (!s)
+        return zvp_fail(err, ZVP_ENOMEM, "sweetspot: out of memory (root solver)");
+    if (gsl_root_fsolver_set(s, &f, lo, hi) != GSL_SUCCESS) {
+        gsl_root_fsolver_free(s);
+        return c.status ? c.status
+                        : zvp_fail(err, ZVP_EFIT, "sweetspot: cannot bracket the idle time");
+    }
+    for (it = 0; it < 200; it++) {
+        double a, b;
+        if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS || c.status) {
+            st = c.status ? c.status
+                          : zvp_fail(err, ZVP_EMAXITER, "sweetspot: idle-time root finder failed");
+            break;
+        }
+        root = gsl_root_fsolver_root(s);
+        a = gsl_root_fsolver_x_lower(s);
+        b = gsl_root_fsolver_x_upper(s);
+        if (gsl_root_test_interval(a, b, 1e-15, 1e-12) == GSL_SUCCESS)
+            break;
+    }
+    if (st == ZVP_SUCCESS && it == 200)
+        st = zvp_fail(err, ZVP_EMAXITER, "sweetspot: idle-time root finder did not converge");
+    gsl_root_fsolver_free(s);
+    *idle_s = root;
+    return st;
+}
+
+static int sweetspot_eval(const double *p, double *out, zvp_error *err)
+{
+    const double cpus_d = p[P_CPUS], users_d = p[P_USERS_PER_PHASE];
+    unsigned long cpus, zones, n_prime, n_logoff;
+    double virt_gb, pages, frames, w[5], touch_rate, pageout_per_s, resident;
+    lock_net net;
+    lock_sol s;
+    double idle_s = 0.0;
+    int st;
+
+    if (cpus_d != floor(cpus_d))
+        return zvp_fail(err, ZVP_EINVAL, "sweetspot: parameter cpus = %.17g is not an integer in [1, 4096]",
+                        cpus_d);
+    if (users_d != floor(users_d))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: parameter users_per_phase = %.17g is not an integer in [1, 1e6]",
+                        users_d);
+    if (p[P_LOCK_ZONES] != floor(p[P_LOCK_ZONES]) || p[P_ZONE_MAX] != floor(p[P_ZONE_MAX]))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: parameters lock_zones = %.17g and zone_max = %.17g must be integers",
+                        p[P_LOCK_ZONES], p[P_ZONE_MAX]);
+    cpus = (unsigned long)cpus_d;
+    zones = p[P_LOCK_ZONES] >= 1 ? (unsigned long)p[P_LOCK_ZONES]
+                                 : (unsigned long)fmin(cpus_d, p[P_ZONE_MAX]);
+
+    /* frame counts */
+    virt_gb = p[P_USER_VIRTUAL_GB] > 0 ? p[P_USER_VIRTUAL_GB] : 2.0 + 4.5 * p[P_STORAGE_GB] / 256.0;
+    if (virt_gb < 2.0)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: parameter user_virtual_gb = %.17g is out of range: 0 (scaled) or [2, 1e6]",
+                        virt_gb);
+    pages = users_d * p[P_TOUCH_FRACTION] * (virt_gb - 2.0) * PAGES_PER_GB;
+    frames = p[P_STORAGE_GB] * PAGES_PER_GB;
+    for (int i = 1; i <= 4; i++) {
+        w[i] = fmax(0.0, i * pages - frames) - fmax(0.0, (i - 1) * pages - frames);
+    }
+
+    /* paging (CM4) phase */
+    net.st[0] = (zvp_station){ZVP_STATION_QUEUE, 1, (uint32_t)zones, 0,
+                              p[P_AVAIL_HOLD_US] * US / (double)zones};
+    net.st[1] = (zvp_station){ZVP_STATION_QUEUE, 1, 1, 0, p[P_OTHER_HOLD_US] * US};
+    net.n_st = 2;
+    net.cpus = cpus;
+    net.work_s = p[P_CP_WORK_US] * US;
+    if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
+        return st;
+    pageout_per_s = p[P_PAGEOUT_MAX] * 1e3;
+    if (s.x_per_s > pageout_per_s) {
+        if ((st = solve_idle(&net, pageout_per_s, &idle_s, err)) != ZVP_SUCCESS)
+            return st;
+        if ((st = lock_solve(&net, idle_s, &s, err)) != ZVP_SUCCESS)
+            return st;
+    }
+    out[O_ETR] = s.x_per_s / 1e3;
+    out[O_BUSY] = 100.0 * fmax(0.0, (cpus_d - s.x_per_s * idle_s) / cpus_d);
+    out[O_ITR] = out[O_ETR] / (out[O_BUSY] / 100.0);
+    out[O_AVAIL_SPIN] = 100.0 * s.avail_spin;
+    out[O_SPIN] = 100.0 * (s.avail_spin + s.other_spin);
+    out[O_AVAIL_UTIL] = 100.0 * s.avail_util;
+    out[O_ZONES] = (double)zones;
+    out[O_CM4_WRITTEN] = w[4] / 1e6;
+    pageout_per_s = s.x_per_s; /* the page-out rate actually reached */
+
+    /* non-paging priming: users' virtual CPUs on the real CPUs, available-list lock only */
+    n_prime = (unsigned long)fmin(cpus_d, users_d);
+    net.n_st = 1;
+    net.cpus = n_prime;
+    net.work_s = p[P_PRIME_WORK_US] * US;
+    if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
+        return st;
+    touch_rate = s.x_per_s * p[P_FRAMES_PER_ACQ];
+    for (int i = 1; i <= 4; i++)
+        out[O_CM1 + i - 1] = (pages - w[i]) / touch_rate + w[i] / pageout_per_s;
+
+    /* logoff: all users' resident frames go back to the available lists */
+    n_logoff = (unsigned long)fmin(cpus_d, 4.0 * users_d);
+    net.cpus = n_logoff;
+    net.work_s = p[P_LOGOFF_WORK_US] * US;
+    if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
+        return st;
+    resident = fmin(4.0 * pages, frames);
+    out[O_LOGOFF] = resident / (s.x_per_s * p[P_FRAMES_PER_ACQ]);
+    return ZVP_SUCCESS;
+}
+
+const zvp_model zvp_model_sweetspot = {
+    "sweetspot",
+    "Sweet Spot Priming workload (VIRSTOEX) on z/VM: frame-manager available-list lock "
+    "contention (one global lock on 6.3, per-zone locks on 6.4) in a closed network of CPUs "
+    "solved by exact MVA, with a paging-DASD page-out ceiling and frame counts setting the "
+    "phase times.",
+    "reports/000_316e51b10221aadf.txt Tables 1, 3, 4; MODELS.md 1.2-1.3",
+    N_PARAMS, sweetspot_params,
+    N_OUTPUTS, sweetspot_outputs,
+    sweetspot_eval,
+};

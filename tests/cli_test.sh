@@ -1,0 +1,77 @@
+#!/bin/sh
+# tests/cli_test.sh - end-to-end checks of the zvmperf CLI: exit statuses, messages, JSON,
+# and a small sweep read back with h5py. Usage: sh tests/cli_test.sh build/zvmperf
+ZVP=${1:-build/zvmperf}
+PY=${PYTHON:-/usr/bin/python3}
+T=tests/tmp/cli
+mkdir -p "$T"
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS PATTERN -- command...: exit status and a pattern in stdout+stderr
+expect() {
+  want=$1; pat=$2; shift 3
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, expected $want: $out"; return; fi
+  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then
+    bad "$* -> output lacks '$pat': $out"; return; fi
+  ok
+}
+
+expect 0 "zvmperf" -- "$ZVP" version
+expect 0 "sweetspot" -- "$ZVP" models
+expect 0 "avail_spin_busy_pct" -- "$ZVP" models sweetspot
+expect 2 "nosuch" -- "$ZVP" models nosuch
+expect 2 "usage" -- "$ZVP"
+expect 2 "unknown command" -- "$ZVP" frobnicate
+expect 0 "etr" -- "$ZVP" eval sweetspot
+# bad input: the message names the parameter, its value and the allowed range
+expect 2 "cpus = -1.*\[1, 4096\]" -- "$ZVP" eval sweetspot cpus=-1
+expect 2 "storage_gb = nan" -- "$ZVP" eval sweetspot storage_gb=nan
+expect 2 "bogus" -- "$ZVP" eval sweetspot bogus=1
+expect 2 "not a number" -- "$ZVP" eval sweetspot cpus=abc
+expect 1 "missing.ini" -- "$ZVP" eval "$T/missing.ini"
+printf '[model]\nname = sweetspot\n[parameters]\nbroken line\n' > "$T/bad.ini"
+expect 2 "bad.ini:4" -- "$ZVP" eval "$T/bad.ini"
+# no steady state: M/M/1 with lambda = mu
+expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
+# JSON: one object, outputs with value and unit, status ok
+if "$ZVP" eval sweetspot --json > "$T/e.json" 2>&1 && "$PY" - "$T/e.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok", d
+o = d["outputs"]
+for k in ("etr", "itr", "busy_per_cpu_pct", "spin_busy_pct", "avail_spin_busy_pct", "cm1_priming_s",
+          "cm2_priming_s", "cm3_priming_s", "cm4_priming_s", "logoff_s"):
+    assert isinstance(o[k]["value"], float) and o[k]["unit"], k
+assert abs(o["itr"]["value"] - o["etr"]["value"] / (o["busy_per_cpu_pct"]["value"] / 100)) < 1e-9 * o["itr"]["value"]
+PYEOF
+then ok; else bad "eval --json"; fi
+# M/M/1 closed form through the CLI: lambda = 0.5, mu = 1: L = rho/(1-rho) = 1, R = 1/(mu-lambda) = 2
+if "$ZVP" eval mmc arrival_rate_per_s=0.5 service_rate_per_s=1 --json > "$T/m.json" && "$PY" - "$T/m.json" <<'PYEOF'
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert abs(o["mean_in_system"]["value"] - 1.0) < 1e-12
+assert abs(o["response_s"]["value"] - 2.0) < 1e-12
+PYEOF
+then ok; else bad "eval mmc closed form"; fi
+# sweep: bad axis, unknown axis, then a small sweep read back
+expect 2 "" -- "$ZVP" sweep sweetspot --axis cpus=8:4:1 -o "$T/s.h5"
+expect 2 "nosuch" -- "$ZVP" sweep sweetspot --axis nosuch=1,2 -o "$T/s.h5"
+expect 2 "" -- "$ZVP" sweep sweetspot --axis cpus=8,16 -o "$T/s.h5" --threads -3
+expect 0 "points" -- "$ZVP" sweep sweetspot --axis storage_gb=256:1024:256 --axis cpus=16,64 -o "$T/s.h5" --threads 2
+if "$PY" - "$T/s.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["model"] in (b"sweetspot", "sweetspot")
+assert list(f["axes/storage_gb"][:]) == [256, 512, 768, 1024]
+assert list(f["axes/cpus"][:]) == [16, 64]
+etr = f["outputs/etr"]
+assert etr.shape == (4, 2) and etr.attrs["units"] in (b"kpages/s", "kpages/s")
+assert (f["status"][:] == 1).all()
+assert np.isfinite(etr[:]).all()
+PYEOF
+then ok; else bad "sweep file contents"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
