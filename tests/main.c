@@ -13,7 +13,8 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return (int)CU_get_error();
     if (zvp_test_register_status() || zvp_test_register_queue() || zvp_test_register_model() ||
-        zvp_test_register_sweep() || zvp_test_register_calibrate()) {
+        zvp_test_register_sweep() || zvp_test_register_calibrate() ||
+        zvp_test_register_calibrated()) {
         fprintf(stderr, "test registration failed: %s\n", CU_get_error_msg());
         CU_cleanup_registry();
         return 1;

@@ -10,6 +10,7 @@ int zvp_test_register_queue(void);
 int zvp_test_register_model(void);
 int zvp_test_register_sweep(void);
 int zvp_test_register_calibrate(void);
+int zvp_test_register_calibrated(void);
 
 /* Relative-tolerance assertion (CUnit's DOUBLE_EQUAL is absolute). */
 #define ZVP_ASSERT_REL(actual, expected, rel)                                              \
