@@ -6,5 +6,6 @@
 extern const zvp_model zvp_model_sweetspot;
 extern const zvp_model zvp_model_mmc;
 extern const zvp_model zvp_model_repairman;
+/* @declare: add one line above this marker, e.g. with sed -i (atomic) */
 
 #endif

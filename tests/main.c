@@ -14,7 +14,9 @@ int main(void)
         return (int)CU_get_error();
     if (zvp_test_register_status() || zvp_test_register_queue() || zvp_test_register_model() ||
         zvp_test_register_sweep() || zvp_test_register_calibrate() ||
-        zvp_test_register_calibrated()) {
+        zvp_test_register_calibrated() || zvp_test_register_paging() || zvp_test_register_dump() ||
+        zvp_test_register_apache() || zvp_test_register_cms() || zvp_test_register_overcommit() ||
+        zvp_test_register_fsio()) {
         fprintf(stderr, "test registration failed: %s\n", CU_get_error_msg());
         CU_cleanup_registry();
         return 1;

@@ -11,6 +11,12 @@ int zvp_test_register_model(void);
 int zvp_test_register_sweep(void);
 int zvp_test_register_calibrate(void);
 int zvp_test_register_calibrated(void);
+int zvp_test_register_paging(void);
+int zvp_test_register_dump(void);
+int zvp_test_register_apache(void);
+int zvp_test_register_cms(void);
+int zvp_test_register_overcommit(void);
+int zvp_test_register_fsio(void);
 
 /* Relative-tolerance assertion (CUnit's DOUBLE_EQUAL is absolute). */
 #define ZVP_ASSERT_REL(actual, expected, rel)                                              \

@@ -11,6 +11,7 @@
  * Exit status: 0 success; 1 I/O or internal failure; 2 bad input (usage, unknown name,
  * out-of-range value, malformed file); 3 no steady state.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,6 +371,43 @@ static void report_path(const char *model_path, char *buf, size_t n)
     snprintf(buf, n, "%.*s.report.h5", (int)len, model_path);
 }
 
+/* One summary line: fit, model, release (the fit file's name after "<model>-"), rows, free
+ * parameters, smallest R^2 over the matched outputs, overall MAPE, and the worst cell. */
+static void print_summary(const char *fitpath, const zvp_fit_result *res)
+{
+    const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
+    const char *base = strrchr(fitpath, '/') ? strrchr(fitpath, '/') + 1 : fitpath;
+    char name[128], release[128];
+    size_t rows = zvp_fit_result_n_rows(res), k = zvp_fit_result_n_matched(res);
+    const double *meas = zvp_fit_result_measured(res), *fit = zvp_fit_result_fitted(res);
+    double r2min = 1.0 / 0.0, worst = -1.0;
+    size_t wi = 0, wj = 0, mlen = strlen(m->name);
+    snprintf(name, sizeof name, "%s", base);
+    if (strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".ini") == 0)
+        name[strlen(name) - 4] = '\0';
+    snprintf(release, sizeof release, "%s",
+             strncmp(name, m->name, mlen) == 0 && name[mlen] == '-' ? name + mlen + 1 : "-");
+    for (size_t j = 0; j < k; j++) {
+        double r2 = zvp_fit_result_r2(res, j);
+        if (r2 == r2 && r2 < r2min)
+            r2min = r2;
+    }
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < k; j++) {
+            double a = meas[i * k + j], f = fit[i * k + j];
+            if (a == a && a != 0.0 && fabs(f - a) / fabs(a) > worst) {
+                worst = fabs(f - a) / fabs(a);
+                wi = i;
+                wj = j;
+            }
+        }
+    printf("\nsummary: %-22s %-10s %-8s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", name, m->name,
+           release, rows, zvp_fit_result_n_free(res), r2min, zvp_fit_result_mape_all(res),
+           worst >= 0 ? zvp_fit_result_row_label(res, wi) : "-",
+           worst >= 0 ? zvp_fit_result_output_name(res, wj) : "-",
+           worst >= 0 ? 100.0 * (fit[wi * k + wj] - meas[wi * k + wj]) / fabs(meas[wi * k + wj]) : 0.0);
+}
+
 static int cmd_calibrate(int argc, char **argv)
 {
     zvp_error err = {0};
@@ -398,6 +436,11 @@ static int cmd_calibrate(int argc, char **argv)
         return report(&err);
     if (!out)
         out = zvp_fit_output_path(fit);
+    if (!out) {
+        fprintf(stderr, "zvmperf: error: %s has no 'output' in [fit]; give -o MODELFILE\n", fitpath);
+        zvp_fit_free(fit);
+        return EXIT_BADINPUT;
+    }
     if (!h5) {
         report_path(out, h5buf, sizeof h5buf);
         h5 = h5buf;
@@ -405,6 +448,7 @@ static int cmd_calibrate(int argc, char **argv)
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
         zvp_fit_result_print(res, stdout);
+        print_summary(fitpath, res);
         st = zvp_model_file_write(zvp_fit_result_model_file(res), out, &err);
     }
     if (st == ZVP_SUCCESS)

@@ -1,0 +1,419 @@
+/*
+ * src/queue/mva.c - exact single-class Mean Value Analysis (Reiser & Lavenberg 1980;
+ * QSP ch. 6 for queueing and delay stations, ch. 8 for load-dependent ones; MODELS.md 4.1,
+ * 4.3) with delay, single-server and m-server stations and `replicas` identical stations
+ * per entry.
+ *
+ * For n = 1..N (Q_k(0) = 0, p_k(0|0) = 1):
+ *   delay:   R_k(n) = D_k
+ *   queue:   R_k(n) = D_k (1 + Q_k(n-1))
+ *   m-server (rate min(j, m)/D_k with j present):
+ *            R_k(n) = (D_k/m) [1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-1-j) p_k(j|n-1)]
+ *   X(n) = n / (Z + sum_k replicas_k R_k(n)),   Q_k(n) = X(n) R_k(n)
+ *   m-server marginals, j = 0..m-1 only (beyond m-1 the rate is constant and R needs
+ *   nothing else): p_k(j|n) = X(n) D_k / j * p_k(j-1|n-1) for j = 1..m-1.
+ *
+ * p_k(0|n). The textbook closures p(0|n) = 1 - sum_{j>=1} p(j|n) and the utilization-law
+ * form p(0|n) = 1 - U - sum_{j=1}^{m-1} (1 - j/m) p(j|n) (MODELS.md 4.3) are both
+ * numerically UNSTABLE: an error in p(0|n) re-enters p(0|n+j) with gain
+ * sum_j (1 - j/m) (X D)^j / j!, far above 1 once X D/m exceeds roughly 0.3. For m = 8,
+ * D = 1, Z = 240 the clamped utilization-law recursion gives X(2000) = 7.49 against the
+ * exact 7.98, and still fails with 60-digit arithmetic. We use instead the exact product
+ * relation (Casale & Serazzi 2005 analyse the instability of the closures above)
+ *     p_k(0|n) = G_{-k}(n)/G(n) = p_k(0|n-1) X(n) / X_{-k}(n),
+ * where X_{-k} is the throughput of the network with one replica of entry k removed. Only
+ * products of positive numbers are formed, so errors do not grow.
+ *
+ * X_{-k}(n) without recursion over subsets of stations: an m-server station of demand D
+ * has the product-form factor f(j) = D^j / prod_{i<=j} min(i, m), whose generating
+ * function is P(z) / (1 - a z) with a = D/m and P(z) = sum_{j=0}^{m-1} c_j z^j,
+ * c_j = (D^j / j!) (1 - j/m) >= 0 (multiply F(z) by 1 - a z: all higher terms cancel).
+ * So the complement network is H (every m-server station replaced by a single-server
+ * queue of demand D/m: plain, stable MVA) convolved with one positive polynomial P per
+ * m-server replica. Each convolution is applied in ratio form:
+ *     gamma(n) = S'(n)/S(n) = sum_{j<m} c_j prod_{l<j} X_S(n-l),
+ *     X_S'(n) = X_S(n) gamma(n-1) / gamma(n),
+ * a sum of positive terms (kept with a binary exponent, since it can reach e^m).
+ *
+ * Special cases: an m-server station with m = 1 is a queueing station (same formula, same
+ * bits); with m >= N it never queues and is exactly a delay station; with zero demand its
+ * residence is 0. Cost O(N (M + 1) (K + sum_i replicas_i m_i)) for M m-server entries.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "internal.h"
+
+/* gamma is rescaled by 2^-GAMMA_SHIFT when a term grows past 2^GAMMA_SHIFT. */
+#define GAMMA_SHIFT 900
+
+/* Does entry st need the m-server recursion for population N? (MULTI, m >= 2, m < N,
+ * D > 0). N == 0 means "for any N" (the layout of a caller's scratch). */
+static int is_tracked(const zvp_station *st, unsigned long customers)
+{
+    if (st->kind != ZVP_STATION_MULTI || st->servers < 2)
+        return 0;
+    if (customers == 0)
+        return 1;
+    return (unsigned long)st->servers < customers && st->demand_s > 0.0;
+}
+
+/* The marginals p_k(j|n) of a tracked entry span hundreds of orders of magnitude (p(0|n)
+ * of a 1000-server station can be e^-500 while p(900|n) is 0.01, and p(900|n) is built
+ * from p(0|n-900)), so each one is kept as a mantissa and a binary exponent. */
+#define PAIR_RENORM 0x1p600
+
+static void pair_renorm(double *mant, double *ex)
+{
+    double a = fabs(*mant);
+    if (a != 0.0 && (a > PAIR_RENORM || a < 1.0 / PAIR_RENORM)) {
+        int e;
+        *mant = frexp(*mant, &e);
+        *ex += (double)e;
+    }
+}
+
+static double pair_value(double mant, double ex)
+{
+    if (ex < -2200.0)
+        return 0.0;
+    if (ex > 2200.0)
+        ex = 2200.0;
+    return ldexp(mant, (int)ex);
+}
+
+/* Saturating size_t arithmetic (the result SIZE_MAX means "too large"). */
+static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t mul_sat(size_t a, size_t b) { return (b != 0 && a > SIZE_MAX / b) ? SIZE_MAX : a * b; }
+
+/* Doubles of one complement network's workspace (entry kk has one replica fewer):
+ * qH[K], then per layout-tracked entry i and per replica copy a stage of m_i + 1 doubles
+ * (ring buffer of m_i - 1 throughputs, gamma mantissa, gamma exponent). */
+static size_t complement_doubles(const zvp_station *st, size_t K, size_t kk,
+                                 unsigned long customers)
+{
+    size_t total = K;
+    for (size_t i = 0; i < K; i++) {
+        if (!is_tracked(&st[i], customers))
+            continue;
+        size_t copies = (size_t)st[i].replicas - (i == kk ? 1 : 0);
+        total = add_sat(total, mul_sat(copies, (size_t)st[i].servers + 1));
+    }
+    return total;
+}
+
+/* Total scratch for the layout predicate `customers` (0: every MULTI entry with m >= 2). */
+static size_t scratch_layout_doubles(const zvp_station *st, size_t K, unsigned long customers)
+{
+    size_t total = mul_sat(2, K);
+    for (size_t k = 0; k < K; k++)
+        if (is_tracked(&st[k], customers))
+            total = add_sat(total, mul_sat(2, (size_t)st[k].servers));
+    for (size_t k = 0; k < K; k++)
+        if (is_tracked(&st[k], customers))
+            total = add_sat(total, complement_doubles(st, K, k, customers));
+    return total;
+}
+
+size_t zvp_mva_scratch_doubles(const zvp_station *stations, size_t n_stations)
+{
+    if (!stations)
+        return mul_sat(2, n_stations);
+    return scratch_layout_doubles(stations, n_stations, 0);
+}
+
+static int check_station(const zvp_station *st, size_t k, zvp_error *err)
+{
+    char name[64];
+    if (st->kind != ZVP_STATION_QUEUE && st->kind != ZVP_STATION_DELAY &&
+        st->kind != ZVP_STATION_MULTI)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "stations[%zu].kind = %d is out of range [0, 2] "
+                        "(ZVP_STATION_QUEUE, ZVP_STATION_DELAY, ZVP_STATION_MULTI)",
+                        k, (int)st->kind);
+    if (st->kind == ZVP_STATION_MULTI &&
+        (st->servers < 1 || (unsigned long)st->servers > ZVP_MAX_SERVERS))
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].servers = %d is out of range [1, %lu]", k,
+                        (int)st->servers, ZVP_MAX_SERVERS);
+    if (st->replicas < 1)
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].replicas = %u is out of range [1, %u]", k,
+                        (unsigned)st->replicas, (unsigned)UINT32_MAX);
+    if (st->reserved != 0)
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].reserved = %u is out of range [0, 0]", k,
+                        (unsigned)st->reserved);
+    snprintf(name, sizeof name, "stations[%zu].demand_s", k);
+    return zvp_check_range(err, name, st->demand_s, 0.0, DBL_MAX);
+}
+
+/* Residence time of one replica of a non-tracked entry given Q(n-1). */
+static double simple_residence(const zvp_station *st, double q_prev)
+{
+    if (st->kind == ZVP_STATION_QUEUE || (st->kind == ZVP_STATION_MULTI && st->servers == 1))
+        return st->demand_s * (1.0 + q_prev);
+    return st->demand_s; /* delay, or m-server with m >= N, or zero demand */
+}
+
+/* Shared, read-only description of one solve. */
+typedef struct {
+    const zvp_station *st;
+    size_t K;
+    double think_s;
+    unsigned long customers; /* N: decides which entries are tracked */
+    unsigned long layout;    /* 0 (caller's scratch) or N (own allocation): block sizes */
+} mva_ctx;
+
+/* Initialise the workspace of the complement of entry kk (state n = 0). */
+static void complement_init(const mva_ctx *c, size_t kk, double *ws)
+{
+    for (size_t i = 0; i < c->K; i++)
+        ws[i] = 0.0;
+    double *stage = ws + c->K;
+    for (size_t i = 0; i < c->K; i++) {
+        const zvp_station *st = &c->st[i];
+        if (!is_tracked(st, c->layout))
+            continue;
+        size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
+        size_t m = (size_t)st->servers;
+        for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
+            if (!is_tracked(st, c->customers))
+                continue;
+            for (size_t j = 0; j + 1 < m; j++)
+                stage[j] = 0.0;
+            stage[m - 1] = 1.0; /* gamma(0) = c_0 = 1 */
+            stage[m] = 0.0;     /* its binary exponent */
+        }
+    }
+}
+
+/* Advance the complement of entry kk from n-1 to n; return X_{-kk}(n) (+inf when the
+ * complement has a zero cycle time: then G_{-kk}(n) = 0 for n >= 1). */
+static double complement_step(const mva_ctx *c, size_t kk, double *ws, unsigned long n)
+{
+    double *qh = ws;
+    double cycle = c->think_s;
+    /* H: tracked m-server entries become single-server queues of demand D/m. */
+    for (size_t i = 0; i < c->K; i++) {
+        const zvp_station *st = &c->st[i];
+        double copies = (double)st->replicas - (i == kk ? 1.0 : 0.0);
+        double r;
+        if (is_tracked(st, c->customers))
+            r = st->demand_s / (double)st->servers * (1.0 + qh[i]);
+        else
+            r = simple_residence(st, qh[i]);
+        qh[i] = r; /* holds R until X is known */
+        cycle += copies * r;
+    }
+    if (!(cycle > 0.0))
+        return INFINITY;
+    double x = (double)n / cycle;
+    for (size_t i = 0; i < c->K; i++)
+        qh[i] *= x;
+
+    /* Convolve with P of every tracked replica, in ratio form. */
+    double *stage = ws + c->K;
+    for (size_t i = 0; i < c->K; i++) {
+        const zvp_station *st = &c->st[i];
+        if (!is_tracked(st, c->layout))
+            continue;
+        size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
+        size_t m = (size_t)st->servers;
+        for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
+            if (!is_tracked(st, c->customers))
+                continue;
+            const size_t nb = m - 1; /* ring buffer of X_S(n-l), l = 0..m-2 */
+            const double d = st->demand_s, md = (double)m;
+            stage[n % nb] = x;
+            double t = 1.0, s = 1.0;
+            int e = 0;
+            size_t jmax = (n < (unsigned long)nb) ? (size_t)n : nb;
+            for (size_t j = 1; j <= jmax; j++) {
+                t *= stage[(n - (j - 1)) % nb] * d / (double)j;
+                s += t * ((md - (double)j) / md);
+                if (t > 0x1p900) {
+                    t = ldexp(t, -GAMMA_SHIFT);
+                    s = ldexp(s, -GAMMA_SHIFT);
+                    e += GAMMA_SHIFT;
+                }
+            }
+            double g_prev = stage[nb], e_prev = stage[nb + 1];
+            x *= ldexp(g_prev / s, (int)e_prev - e);
+            stage[nb] = s;
+            stage[nb + 1] = (double)e;
+        }
+    }
+    return x;
+}
+
+int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
+                  unsigned long customers, zvp_mva_result *res, double *scratch, zvp_error *err)
+{
+    int rc;
+    if (!res)
+        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
+    res->throughput_per_s = NAN;
+    res->response_s = NAN;
+    if (n_stations > 0 && !stations)
+        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)",
+                        n_stations);
+    if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
+        return rc;
+    if (customers > ZVP_MAX_CUSTOMERS)
+        return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [0, %lu]", customers,
+                        ZVP_MAX_CUSTOMERS);
+    double total_demand = think_s;
+    for (size_t k = 0; k < n_stations; k++) {
+        if ((rc = check_station(&stations[k], k, err)))
+            return rc;
+        total_demand += (double)stations[k].replicas * stations[k].demand_s;
+    }
+    if (!isfinite(total_demand))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "think_s + sum of replicas x demand_s = %.17g is out of range [0, %.17g]",
+                        total_demand, DBL_MAX);
+    if (customers > 0 && !(total_demand > 0.0))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "think_s + sum of replicas x demand_s = 0 with customers = %lu: the "
+                        "cycle time must be in (0, %.17g] when customers > 0",
+                        customers, DBL_MAX);
+
+    const size_t K = n_stations;
+    if (customers == 0) {
+        /* No customers: X = 0, nothing queued; residence times are the no-contention values
+         * R_k = D_k that a first customer would see. */
+        double r = 0.0;
+        for (size_t k = 0; k < K; k++)
+            r += (double)stations[k].replicas * stations[k].demand_s;
+        res->throughput_per_s = 0.0;
+        res->response_s = r;
+        for (size_t k = 0; k < K; k++) {
+            if (res->residence_s)
+                res->residence_s[k] = stations[k].demand_s;
+            if (res->queue_length)
+                res->queue_length[k] = 0.0;
+            if (res->utilization)
+                res->utilization[k] = 0.0;
+        }
+        return ZVP_SUCCESS;
+    }
+
+    mva_ctx c = {stations, K, think_s, customers, scratch ? 0 : customers};
+    double *own = NULL;
+    double *w = scratch;
+    if (!w) {
+        size_t need = scratch_layout_doubles(stations, K, customers);
+        if (need == 0)
+            need = 1;
+        if (need == SIZE_MAX || need > SIZE_MAX / sizeof(double) ||
+            !(own = malloc(need * sizeof(double))))
+            return zvp_fail(err, ZVP_ENOMEM,
+                            "mva scratch of %zu doubles could not be allocated", need);
+        w = own;
+    }
+    /* Layout: q[K], r[K], a block of 2 m doubles per layout-tracked entry (mantissas and
+     * binary exponents of p(0..m-1)), then one complement workspace per such entry. */
+    double *q = w, *r = w + K;
+    double *pblock_base = w + 2 * K;
+    double *comp_base = pblock_base;
+    for (size_t k = 0; k < K; k++)
+        if (is_tracked(&stations[k], c.layout))
+            comp_base += 2 * (size_t)stations[k].servers;
+
+    {
+        double *p = pblock_base, *cw = comp_base;
+        for (size_t k = 0; k < K; k++) {
+            q[k] = 0.0;
+            r[k] = 0.0;
+            if (!is_tracked(&stations[k], c.layout))
+                continue;
+            size_t m = (size_t)stations[k].servers;
+            if (is_tracked(&stations[k], customers)) {
+                p[0] = 1.0;
+                for (size_t j = 1; j < 2 * m; j++)
+                    p[j] = 0.0;
+                complement_init(&c, k, cw);
+            }
+            p += 2 * m;
+            cw += complement_doubles(stations, K, k, c.layout);
+        }
+    }
+
+    double x = 0.0;
+    for (unsigned long n = 1; n <= customers; n++) {
+        double cycle = think_s;
+        double *p = pblock_base;
+        for (size_t k = 0; k < K; k++) {
+            const zvp_station *st = &stations[k];
+            double rk;
+            if (is_tracked(st, customers)) {
+                const size_t m = (size_t)st->servers;
+                double extra = 0.0; /* sum_{j=0}^{m-2} (m-1-j) p(j|n-1) */
+                for (size_t j = 0; j + 1 < m; j++)
+                    extra += (double)(m - 1 - j) * pair_value(p[j], p[m + j]);
+                rk = (st->demand_s / (double)m) * (1.0 + q[k] + extra);
+            } else {
+                rk = simple_residence(st, q[k]);
+            }
+            r[k] = rk;
+            cycle += (double)st->replicas * rk;
+            if (is_tracked(st, c.layout))
+                p += 2 * (size_t)st->servers;
+        }
+        x = (double)n / cycle;
+        p = pblock_base;
+        double *cw = comp_base;
+        for (size_t k = 0; k < K; k++) {
+            const zvp_station *st = &stations[k];
+            q[k] = x * r[k];
+            if (!is_tracked(st, c.layout))
+                continue;
+            const size_t m = (size_t)st->servers;
+            if (is_tracked(st, customers)) {
+                const double x_without = complement_step(&c, k, cw, n);
+                const double xd = x * st->demand_s;
+                double *pe = p + m;
+                for (size_t j = m - 1; j >= 1; j--) {
+                    p[j] = xd / (double)j * p[j - 1];
+                    pe[j] = pe[j - 1];
+                    pair_renorm(&p[j], &pe[j]);
+                }
+                p[0] *= x / x_without; /* G_{-k}(n)/G(n); 0 when x_without = +inf */
+                pair_renorm(&p[0], &pe[0]);
+            }
+            p += 2 * m;
+            cw += complement_doubles(stations, K, k, c.layout);
+        }
+    }
+
+    /* Plain marginals into the first m doubles of each block (documented for callers). */
+    {
+        double *p = pblock_base;
+        for (size_t k = 0; k < K; k++) {
+            if (!is_tracked(&stations[k], c.layout))
+                continue;
+            size_t m = (size_t)stations[k].servers;
+            if (is_tracked(&stations[k], customers))
+                for (size_t j = 0; j < m; j++)
+                    p[j] = pair_value(p[j], p[m + j]);
+            p += 2 * m;
+        }
+    }
+    double resp = 0.0;
+    for (size_t k = 0; k < K; k++)
+        resp += (double)stations[k].replicas * r[k];
+    res->throughput_per_s = x;
+    res->response_s = resp;
+    for (size_t k = 0; k < K; k++) {
+        const zvp_station *st = &stations[k];
+        double servers = st->kind == ZVP_STATION_MULTI ? (double)st->servers : 1.0;
+        if (res->residence_s)
+            res->residence_s[k] = r[k];
+        if (res->queue_length)
+            res->queue_length[k] = q[k];
+        if (res->utilization)
+            res->utilization[k] = x * st->demand_s / servers;
+    }
+    free(own);
+    return ZVP_SUCCESS;
+}

@@ -1,0 +1,772 @@
+/*
+ * tests/test_queue.c - CUnit tests of the generic queueing kernels (include/zvmperf/queue.h).
+ *
+ * Reference values come from closed forms, textbook values, or two independent scripts run
+ * with /usr/bin/python3 (exact rational arithmetic with fractions.Fraction; math.lgamma and
+ * math.fsum log-sum-exp for large c), whose output was typed in here. The scripts:
+ *
+ * --- ref.py (Erlang B/C) ---------------------------------------------------------------
+ *   from fractions import Fraction as F
+ *   import math
+ *   def erlang_b_exact(c, a):            # (a^c/c!) / sum_{k<=c} a^k/k!, exact rationals
+ *       a = F(a); terms = [F(1)]
+ *       for k in range(1, c + 1): terms.append(terms[-1] * a / k)
+ *       return terms[-1] / sum(terms)
+ *   def erlang_b_lgamma(c, a):           # log a^k/k! = k log a - lgamma(k+1), log-sum-exp
+ *       la = math.log(a); logs = [k * la - math.lgamma(k + 1) for k in range(c + 1)]
+ *       m = max(logs); s = math.fsum(math.exp(l - m) for l in logs)
+ *       return math.exp(logs[-1] - m) / s
+ *   def erlang_c_from_b(c, a, b): return c * b / (c - a * (1 - b))
+ *   B(10,5) = 0.018384570336648132          B(100,80) = 0.003992028604553197
+ *   B(1000,950) = 0.0036492936889424097     B(10000,9000) = 2.0916197944303886e-26 (lgamma)
+ *   B(100000,100000) = 0.002518893423460888 (lgamma)
+ *   B(16,20) = 0.29203347319926587          B(15,20) = 0.3299969274185329
+ *   C(200,150) = 6.015192773541632e-05      C(1000,950) = 0.06825341537714143
+ *
+ * --- conv.py (closed networks and the repairman chain) ---------------------------------
+ *   from fractions import Fraction as F
+ *   def factors(kind, D, N, m=1):        # product-form factor f(j) = D^j / prod mu(i)
+ *       f = [F(1)]
+ *       for j in range(1, N + 1):
+ *           mu = 1 if kind == 'queue' else (j if kind == 'delay' else min(j, m))
+ *           f.append(f[-1] * D / mu)
+ *       return f
+ *   def conv(a, b, N): return [sum(a[i] * b[n - i] for i in range(n + 1)) for n in range(N + 1)]
+ *   def solve(stations, Z, N):           # normalising constant by convolution (Buzen)
+ *       fs = [factors(kind, D, N, m) for (kind, D, m) in stations]
+ *       think = factors('delay', Z, N); G = think
+ *       for f in fs: G = conv(G, f, N)
+ *       X = G[N - 1] / G[N]; Q = []
+ *       for k, fk in enumerate(fs):
+ *           Gk = think
+ *           for i, f in enumerate(fs):
+ *               if i != k: Gk = conv(Gk, f, N)
+ *           Q.append(sum(j * fk[j] * Gk[N - j] for j in range(N + 1)) / G[N])
+ *       return X, Q
+ *   st = [('queue', F(2,5), 1), ('queue', F(3,10), 1), ('queue', F(3,10), 1),
+ *         ('multi', F(6,5), 3), ('delay', F(7,10), 1)];  X, Q = solve(st, F(5), 10)
+ *   def repair(N, c, Z, S):              # birth-death chain with exact rationals
+ *       p = [F(1)]
+ *       for k in range(1, N + 1): p.append(p[-1] * F(N - k + 1) / Z * S / min(k, c))
+ *       s = sum(p); p = [x / s for x in p]
+ *       L = sum(k * x for k, x in enumerate(p)); busy = sum(min(k, c) * x for k, x in enumerate(p))
+ *       Lq = sum(max(k - c, 0) * x for k, x in enumerate(p)); return p, L, busy, Lq
+ *   repair(30, 3, 10, 1) and pwait = sum(repair(29, 3, 10, 1)[0][3:]).
+ *   st2 = [('multi', F(3,2), 3), ('multi', F(3,2), 3), ('multi', F(4,5), 2), ('queue', F(1,2), 1)]
+ *   solve(st2, F(2), 12) and solve(st2, F(2), 60)
+ *
+ * --- logconv.py (large m, where exact rationals are too slow; numpy in log space) -------
+ *   def lf(kind, D, N, m=1):             # log product-form factors
+ *       j = np.arange(N + 1)
+ *       if kind == 'delay': return j * math.log(D) - np.array([math.lgamma(x + 1) for x in j])
+ *       if kind == 'queue': return j * math.log(D)
+ *       mu = np.minimum(j[1:], m).astype(float)
+ *       return np.concatenate([[0.0], np.cumsum(math.log(D) - np.log(mu))])
+ *   def lconv(a, b, N): return np.array([np.logaddexp.reduce(a[:n + 1] + b[n::-1]) for n in range(N + 1)])
+ *   f = [lf('multi', 1000., N, 1000), lf('multi', 1000., N, 1000), lf('queue', .5, N), lf('delay', 100., N)]
+ *   G = f[0]; for x in f[1:]: G = lconv(G, x, N);   X = exp(G[N-1] - G[N])
+ *   N = 2100: X = 0.987287989995942;  N = 3000: X = 0.998978138733162
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "zvmperf/queue.h"
+
+/* True when the error message mentions `name`. */
+static int msg_has(const zvp_error *e, const char *name) { return strstr(e->message, name) != NULL; }
+
+/* No field is infinite or negative (NaN is allowed: it goes with an error status). */
+static int result_not_inf_or_negative(const zvp_station_result *r)
+{
+    const double v[] = {r->throughput_per_s, r->utilization, r->busy_servers, r->mean_in_system,
+                        r->mean_in_queue,    r->response_s,  r->wait_s,       r->pwait};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (isinf(v[i]) || v[i] < 0.0)
+            return 0;
+    return 1;
+}
+
+/* ---- Erlang B ----------------------------------------------------------------------------- */
+
+static void test_zvp_erlang_b_values(void)
+{
+    zvp_error e;
+    double b = -1.0;
+    /* Textbook: B(10, 5) = 0.018384 (Gross et al. 2008, Erlang loss tables); exact value
+     * from ref.py (fractions). */
+    CU_ASSERT_EQUAL(zvp_erlang_b(5.0, 10, &b, &e), ZVP_SUCCESS);
+    CU_ASSERT_DOUBLE_EQUAL(b, 0.018384, 1e-6); /* table value, 6 decimals */
+    ZVP_ASSERT_REL(b, 0.018384570336648132, 1e-13);
+    /* Closed forms: B(1, a) = a/(1+a); B(2, 1) = (1/2)/(1 + 1 + 1/2) = 1/5; B(0, a) = 1. */
+    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 1, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 0.5, 1e-15);
+    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 2, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 0.2, 1e-15);
+    CU_ASSERT_EQUAL(zvp_erlang_b(3.5, 0, &b, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(b, 1.0);
+    CU_ASSERT_EQUAL(zvp_erlang_b(0.0, 7, &b, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(b, 0.0);
+    /* ref.py: exact rationals for moderate c, lgamma sums for large c (where a^c/c!
+     * overflows a double from c ~ 170 on). */
+    CU_ASSERT_EQUAL(zvp_erlang_b(80.0, 100, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 0.003992028604553197, 1e-12);
+    CU_ASSERT_EQUAL(zvp_erlang_b(950.0, 1000, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 0.0036492936889424097, 1e-11);
+    CU_ASSERT_EQUAL(zvp_erlang_b(9000.0, 10000, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 2.0916197944303886e-26, 1e-8);
+    CU_ASSERT_EQUAL(zvp_erlang_b(100000.0, 100000, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 0.002518893423460888, 1e-8);
+}
+
+static void test_zvp_erlang_b_invalid(void)
+{
+    zvp_error e;
+    double b = 0.0;
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_erlang_b(NAN, 3, &b, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT_EQUAL(e.status, ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_erlang_b(-1.0, 3, &b, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "offered_load") && msg_has(&e, "-1"));
+    CU_ASSERT_EQUAL(zvp_erlang_b(INFINITY, 3, &b, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, ZVP_MAX_SERVERS + 1, &b, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "servers") && msg_has(&e, "10000001"));
+    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "blocking"));
+    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, NULL), ZVP_EINVAL); /* err may be NULL */
+}
+
+/* ---- Erlang C and M/M/c ------------------------------------------------------------------- */
+
+static void test_zvp_erlang_c_values(void)
+{
+    zvp_error e;
+    double c = -1.0;
+    /* Values given in the brief; confirmed by ref.py with exact rationals. */
+    CU_ASSERT_EQUAL(zvp_erlang_c(150.0, 200, &c, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(c, 6.015193e-05, 1e-6);
+    ZVP_ASSERT_REL(c, 6.015192773541632e-05, 1e-11);
+    CU_ASSERT_EQUAL(zvp_erlang_c(950.0, 1000, &c, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(c, 6.825342e-02, 1e-6);
+    ZVP_ASSERT_REL(c, 0.06825341537714143, 1e-11);
+    /* M/M/1: P(wait) = rho. */
+    CU_ASSERT_EQUAL(zvp_erlang_c(0.3, 1, &c, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(c, 0.3, 1e-15);
+    /* a >= c: no steady state. */
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_erlang_c(4.0, 4, &c, &e), ZVP_EUNSTABLE);
+    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated"));
+    CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 0, &c, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "servers"));
+    CU_ASSERT_EQUAL(zvp_erlang_c(NAN, 2, &c, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 2, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "pwait"));
+}
+
+static void test_zvp_mmc_mm1_closed_form(void)
+{
+    /* M/M/1 closed forms (Gross et al. 2008, sec. 2.2): L = rho/(1-rho),
+     * Wq = lambda s^2/(1 - lambda s), R = s/(1 - rho), Lq = rho^2/(1-rho), P(wait) = rho. */
+    const double s = 0.004; /* service time, s */
+    const double rhos[] = {0.0, 0.1, 0.5, 0.9, 0.999, 0.999999};
+    for (size_t i = 0; i < sizeof rhos / sizeof rhos[0]; i++) {
+        const double rho = rhos[i], lambda = rho / s;
+        zvp_station_result r;
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mmc(lambda, 1.0 / s, 1, &r, &e), ZVP_SUCCESS);
+        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_system, rho / (1.0 - rho), 1e-9 * (1.0 + rho / (1.0 - rho)));
+        CU_ASSERT_DOUBLE_EQUAL(r.wait_s, lambda * s * s / (1.0 - lambda * s), 1e-9 * s / (1.0 - rho));
+        ZVP_ASSERT_REL(r.response_s, s / (1.0 - rho), 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_queue, rho * rho / (1.0 - rho), 1e-9 / (1.0 - rho));
+        CU_ASSERT_DOUBLE_EQUAL(r.pwait, rho, 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(r.utilization, rho, 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(r.throughput_per_s, lambda, 1e-15 * lambda);
+    }
+}
+
+static void test_zvp_mmc_values(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    /* M/M/2 closed form (Gross et al. 2008, sec. 2.3 with c = 2): rho = lambda/(2 mu),
+     * L = 2 rho / (1 - rho^2), Lq = 2 rho^3 / (1 - rho^2), P(wait) = 2 rho^2 / (1 + rho). */
+    const double lambda = 1.5, mu = 1.0, rho = lambda / (2.0 * mu);
+    CU_ASSERT_EQUAL_FATAL(zvp_mmc(lambda, mu, 2, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.mean_in_system, 2.0 * rho / (1.0 - rho * rho), 1e-13);
+    ZVP_ASSERT_REL(r.mean_in_queue, 2.0 * rho * rho * rho / (1.0 - rho * rho), 1e-13);
+    ZVP_ASSERT_REL(r.pwait, 2.0 * rho * rho / (1.0 + rho), 1e-13);
+    ZVP_ASSERT_REL(r.utilization, rho, 1e-15);
+    ZVP_ASSERT_REL(r.busy_servers, lambda / mu, 1e-15);
+    /* Little's law L = lambda R and R = W + 1/mu. */
+    ZVP_ASSERT_REL(r.mean_in_system, lambda * r.response_s, 1e-13);
+    ZVP_ASSERT_REL(r.response_s, r.wait_s + 1.0 / mu, 1e-15);
+    /* 200 servers at 150 Erlangs: Wq = C/(c mu - lambda), C from ref.py. */
+    CU_ASSERT_EQUAL_FATAL(zvp_mmc(150.0, 1.0, 200, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.wait_s, 6.015192773541632e-05 / 50.0, 1e-11);
+    ZVP_ASSERT_REL(r.mean_in_system, 150.0 * 6.015192773541632e-05 / 50.0 + 150.0, 1e-13);
+}
+
+static void test_zvp_mmc_unstable(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    /* c = 2, lambda = 3, mu = 1: utilization 1.5. */
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_mmc(3.0, 1.0, 2, &r, &e), ZVP_EUNSTABLE);
+    CU_ASSERT_EQUAL(e.status, ZVP_EUNSTABLE);
+    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated") && msg_has(&e, "1.5"));
+    CU_ASSERT(result_not_inf_or_negative(&r));
+    /* M/M/1 with lambda = mu: utilization exactly 1. */
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_mmc(2.0, 2.0, 1, &r, &e), ZVP_EUNSTABLE);
+    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated"));
+    CU_ASSERT(result_not_inf_or_negative(&r));
+    /* Just below saturation: finite, non-negative, and W = rho s/(1-rho). */
+    const double lambda = nextafter(1.0, 0.0);
+    CU_ASSERT_EQUAL(zvp_mmc(lambda, 1.0, 1, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT(isfinite(r.wait_s) && r.wait_s > 0.0 && result_not_inf_or_negative(&r));
+    ZVP_ASSERT_REL(r.wait_s, lambda / (1.0 - lambda), 1e-12);
+}
+
+static void test_zvp_mmc_invalid(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    CU_ASSERT_EQUAL(zvp_mmc(NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "arrival_rate_per_s"));
+    CU_ASSERT(result_not_inf_or_negative(&r));
+    CU_ASSERT_EQUAL(zvp_mmc(-0.5, 1.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "arrival_rate_per_s") && msg_has(&e, "-0.5"));
+    CU_ASSERT_EQUAL(zvp_mmc(0.5, 0.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "service_rate_per_s"));
+    CU_ASSERT_EQUAL(zvp_mmc(0.5, INFINITY, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "service_rate_per_s"));
+    CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 0, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "servers") && msg_has(&e, "[1, 10000000]"));
+    CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 1, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "out"));
+}
+
+/* ---- Finite source (repairman) ------------------------------------------------------------ */
+
+static void test_zvp_repairman_c1_erlang_b(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    double b;
+    /* MODELS.md 1.2: p_0 = ErlangB(N, Z/S); N = 16, Z/S = 20: B(16, 20) from ref.py
+     * (fractions). U = 1 - p_0, X = U/S; pwait = U with N - 1 sources = 1 - B(15, 20). */
+    const double s = 0.5, z = 10.0;
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(16, z, s, 1, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(1.0 - r.utilization, 0.29203347319926587, 1e-13);
+    ZVP_ASSERT_REL(r.throughput_per_s, (1.0 - 0.29203347319926587) / s, 1e-13);
+    ZVP_ASSERT_REL(r.pwait, 1.0 - 0.3299969274185329, 1e-13);
+    ZVP_ASSERT_REL(16.0, r.throughput_per_s * (z + r.response_s), 1e-13); /* Little */
+    /* N = 1e5 sources at Z/S = 1e5: B(1e5, 1e5) from ref.py (lgamma sums). */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(100000, 1e5, 1.0, 1, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(1.0 - r.utilization, 0.002518893423460888, 1e-8);
+    /* N = 1e7 at Z/S = 1e7 against the (independent) Erlang B recurrence. */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(10000000, 2e7, 2.0, 1, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_erlang_b(1e7, 10000000, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(1.0 - r.utilization, b, 1e-8);
+    ZVP_ASSERT_REL(r.throughput_per_s, (1.0 - b) / 2.0, 1e-10);
+}
+
+static void test_zvp_repairman_exact_small(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    /* 4 sources, think 2 s, 2 servers, service 1 s. By hand: p_k ∝ 1, 2, 3/2, 3/4, 3/16
+     * (sum 87/16), X = sum min(k,2) p_k / S = (2 + 3 + 3/2 + 3/8) * 16/87 = 110/87. */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(4, 2.0, 1.0, 2, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 110.0 / 87.0, 1e-14);
+    ZVP_ASSERT_REL(r.utilization, 110.0 / 87.0 * 1.0 / 2.0, 1e-14);
+    /* L = sum k p_k = (2 + 3 + 9/4 + 3/4) * 16/87 = 128/87. */
+    ZVP_ASSERT_REL(r.mean_in_system, 128.0 / 87.0, 1e-14);
+    /* N = 30, c = 3, Z = 10, S = 1 from conv.py repair() (exact rationals). */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(30, 10.0, 1.0, 3, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 2.539219396938468, 1e-13);
+    ZVP_ASSERT_REL(r.mean_in_system, 4.6078060306153219, 1e-13);
+    ZVP_ASSERT_REL(r.mean_in_queue, 2.0685866336768544, 1e-13);
+    ZVP_ASSERT_REL(r.wait_s, 0.81465454941425908, 1e-13);
+    ZVP_ASSERT_REL(r.response_s, 1.81465454941425908, 1e-13);
+    ZVP_ASSERT_REL(r.pwait, 0.67540111880140441, 1e-13);
+    /* One source never waits: X = 1/(Z + S). */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(1, 3.0, 1.0, 1, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 0.25, 1e-15);
+    CU_ASSERT_EQUAL(r.pwait, 0.0);
+    CU_ASSERT_EQUAL(r.wait_s, 0.0);
+}
+
+static void test_zvp_repairman_saturated(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    /* 200 sources on 8 servers, Z = 1e-3 S: every server is busy all the time, X -> 8/S
+     * (P(k < 8) is below 1e-300 here), Little's law N = X (Z + R). */
+    const double s = 0.25, z = 2.5e-4;
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(200, z, s, 8, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT(isfinite(r.throughput_per_s) && isfinite(r.response_s) && isfinite(r.wait_s));
+    ZVP_ASSERT_REL(r.throughput_per_s, 8.0 / s, 1e-12);
+    ZVP_ASSERT_REL(r.utilization, 1.0, 1e-12);
+    ZVP_ASSERT_REL(200.0, r.throughput_per_s * (z + r.response_s), 1e-12);
+    ZVP_ASSERT_REL(r.pwait, 1.0, 1e-12);
+    /* Limit Z = 0: X = min(N, c)/S, L = N, R = N S / c. */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(200, 0.0, s, 8, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 8.0 / s, 1e-15);
+    ZVP_ASSERT_REL(r.mean_in_system, 200.0, 1e-15);
+    ZVP_ASSERT_REL(r.response_s, 200.0 * s / 8.0, 1e-15);
+    CU_ASSERT_EQUAL(r.pwait, 1.0);
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(5, 0.0, s, 8, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 5.0 / s, 1e-15);
+    CU_ASSERT_EQUAL(r.wait_s, 0.0);
+    CU_ASSERT_EQUAL(r.pwait, 0.0);
+    /* N = 0: nothing flows. */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(0, 1.0, s, 8, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(r.throughput_per_s, 0.0);
+    CU_ASSERT_EQUAL(r.mean_in_system, 0.0);
+}
+
+static void test_zvp_repairman_large(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    /* N = 1e8 sources (the maximum), 1e6 servers, near the knee: bounds and Little's law. */
+    const double n = 1e8, z = 99.0, s = 1.0;
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(100000000UL, z, s, 1000000, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT(isfinite(r.throughput_per_s) && isfinite(r.response_s));
+    CU_ASSERT(r.throughput_per_s <= fmin(n / (z + s), 1e6 / s) * (1.0 + 1e-12));
+    CU_ASSERT(r.throughput_per_s > 0.9 * fmin(n / (z + s), 1e6 / s));
+    ZVP_ASSERT_REL(n, r.throughput_per_s * (z + r.response_s), 1e-9);
+    CU_ASSERT(r.pwait >= 0.0 && r.pwait <= 1.0);
+    /* Extreme light load: X = N/(Z + S) to first order, no underflow to 0. */
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(1000, 1e300, 1e-300, 1, &r, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 1000.0 / 1e300, 1e-12);
+    CU_ASSERT_EQUAL(r.pwait, 0.0);
+    CU_ASSERT(r.mean_in_system >= 0.0 && r.wait_s >= 0.0);
+}
+
+static void test_zvp_repairman_invalid(void)
+{
+    zvp_station_result r;
+    zvp_error e;
+    CU_ASSERT_EQUAL(zvp_repairman(ZVP_MAX_CUSTOMERS + 1, 1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "sources") && msg_has(&e, "100000001"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, -1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "think_s") && msg_has(&e, "-1"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 0.0, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "service_s"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, INFINITY, 1, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "service_s"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 0, &r, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "servers"));
+    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 1, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "out"));
+}
+
+/* ---- MVA ---------------------------------------------------------------------------------- */
+
+static zvp_station station(int kind, int servers, unsigned replicas, double demand_s)
+{
+    zvp_station s;
+    s.kind = kind;
+    s.servers = servers;
+    s.replicas = replicas;
+    s.reserved = 0;
+    s.demand_s = demand_s;
+    return s;
+}
+
+#define MAXK 128
+typedef struct {
+    double r[MAXK], q[MAXK], u[MAXK];
+    zvp_mva_result res;
+} mva_out;
+
+static int run_mva(const zvp_station *st, size_t k, double z, unsigned long n, mva_out *o,
+                   zvp_error *e)
+{
+    o->res.residence_s = o->r;
+    o->res.queue_length = o->q;
+    o->res.utilization = o->u;
+    return zvp_mva_exact(st, k, z, n, &o->res, NULL, e);
+}
+
+static void test_zvp_mva_single_customer(void)
+{
+    /* N = 1: no contention, R = sum replicas x D, X = 1/(Z + R) (QSP ch. 6). */
+    zvp_station st[4] = {station(ZVP_STATION_QUEUE, 0, 1, 0.2), station(ZVP_STATION_DELAY, 0, 1, 0.5),
+                         station(ZVP_STATION_MULTI, 4, 1, 0.8), station(ZVP_STATION_QUEUE, 0, 3, 0.1)};
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 4, 1.0, 1, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.response_s, 0.2 + 0.5 + 0.8 + 3 * 0.1, 1e-15);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 1.0 / 2.8, 1e-15);
+    ZVP_ASSERT_REL(o.r[2], 0.8, 1e-15);
+    ZVP_ASSERT_REL(o.u[2], 0.8 / 2.8 / 4.0, 1e-15);
+}
+
+static void test_zvp_mva_vs_repairman(void)
+{
+    /* One single-server queue + think time = repairman with c = 1 (a birth-death chain, an
+     * independent algorithm); an m-server station = repairman with c = m. */
+    zvp_station_result rr;
+    zvp_error e;
+    mva_out o;
+    zvp_station q = station(ZVP_STATION_QUEUE, 0, 1, 0.4);
+    CU_ASSERT_EQUAL_FATAL(run_mva(&q, 1, 3.0, 25, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(25, 3.0, 0.4, 1, &rr, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, rr.throughput_per_s, 1e-12);
+    ZVP_ASSERT_REL(o.res.response_s, rr.response_s, 1e-12);
+    ZVP_ASSERT_REL(o.q[0], rr.mean_in_system, 1e-12);
+    zvp_station m = station(ZVP_STATION_MULTI, 4, 1, 2.0);
+    CU_ASSERT_EQUAL_FATAL(run_mva(&m, 1, 20.0, 50, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_repairman(50, 20.0, 2.0, 4, &rr, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, rr.throughput_per_s, 1e-12);
+    ZVP_ASSERT_REL(o.res.response_s, rr.response_s, 1e-11);
+    ZVP_ASSERT_REL(o.u[0], rr.utilization, 1e-12);
+}
+
+static void test_zvp_mva_multi_exact_small(void)
+{
+    /* 4 customers, think 2 s, one 2-server station of demand 1 s: X = 110/87 exactly
+     * (birth-death chain by hand, see test_zvp_repairman_exact_small). The Seidmann
+     * approximation would give about 1.2033 instead. */
+    zvp_station st = station(ZVP_STATION_MULTI, 2, 1, 1.0);
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(&st, 1, 2.0, 4, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 110.0 / 87.0, 1e-14);
+    ZVP_ASSERT_REL(o.u[0], 110.0 / 87.0 / 2.0, 1e-14);
+    ZVP_ASSERT_REL(o.q[0], 128.0 / 87.0, 1e-14);
+    ZVP_ASSERT_REL(o.res.response_s, 4.0 / (110.0 / 87.0) - 2.0, 1e-14);
+}
+
+static void test_zvp_mva_multi_m1_equals_queue(void)
+{
+    zvp_station a[3] = {station(ZVP_STATION_QUEUE, 0, 1, 0.3), station(ZVP_STATION_QUEUE, 0, 2, 0.7),
+                        station(ZVP_STATION_DELAY, 0, 1, 1.1)};
+    zvp_station b[3];
+    memcpy(b, a, sizeof a);
+    b[1].kind = ZVP_STATION_MULTI;
+    b[1].servers = 1;
+    mva_out oa, ob;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(a, 3, 4.0, 200, &oa, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(run_mva(b, 3, 4.0, 200, &ob, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(oa.res.throughput_per_s, ob.res.throughput_per_s);
+    CU_ASSERT_EQUAL(oa.res.response_s, ob.res.response_s);
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(oa.r[k], ob.r[k]);
+        CU_ASSERT_EQUAL(oa.q[k], ob.q[k]);
+        CU_ASSERT_EQUAL(oa.u[k], ob.u[k]);
+    }
+}
+
+static void test_zvp_mva_convolution(void)
+{
+    /* conv.py: normalising constant by convolution with exact rationals, N = 10, Z = 5:
+     * queue 0.4; queue 0.3 (two replicas: separate entries in conv.py); 3-server 1.2;
+     * delay 0.7. */
+    zvp_station st[4] = {station(ZVP_STATION_QUEUE, 0, 1, 0.4), station(ZVP_STATION_QUEUE, 0, 2, 0.3),
+                         station(ZVP_STATION_MULTI, 3, 1, 1.2), station(ZVP_STATION_DELAY, 0, 1, 0.7)};
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 4, 5.0, 10, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 1.1743404402736959, 1e-13);
+    ZVP_ASSERT_REL(o.res.response_s, 3.5154182356773527, 1e-13);
+    ZVP_ASSERT_REL(o.q[0], 0.78444221560042937, 1e-13);
+    ZVP_ASSERT_REL(o.q[1], 0.50854399230752156, 1e-13);
+    ZVP_ASSERT_REL(o.q[2], 1.5047292902244616, 1e-13);
+    ZVP_ASSERT_REL(o.q[3], 0.82203830819158707, 1e-13);
+    ZVP_ASSERT_REL(o.r[0], 0.66798535475590415, 1e-13);
+    ZVP_ASSERT_REL(o.r[2], 1.2813399237735219, 1e-13);
+    ZVP_ASSERT_REL(o.r[3], 0.7, 1e-15);
+    ZVP_ASSERT_REL(o.u[2], 1.1743404402736959 * 1.2 / 3.0, 1e-13);
+}
+
+static void test_zvp_mva_replicas(void)
+{
+    /* replicas = L equals L separate identical entries (sum_k R_k counts each replica). */
+    const unsigned L = 5;
+    zvp_station a[2] = {station(ZVP_STATION_QUEUE, 0, L, 0.05), station(ZVP_STATION_MULTI, 2, 1, 0.3)};
+    zvp_station b[6];
+    for (unsigned i = 0; i < L; i++)
+        b[i] = station(ZVP_STATION_QUEUE, 0, 1, 0.05);
+    b[L] = a[1];
+    mva_out oa, ob;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(a, 2, 1.5, 64, &oa, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(run_mva(b, L + 1, 1.5, 64, &ob, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(oa.res.throughput_per_s, ob.res.throughput_per_s, 1e-13);
+    ZVP_ASSERT_REL(oa.res.response_s, ob.res.response_s, 1e-13);
+    for (unsigned i = 0; i < L; i++) {
+        ZVP_ASSERT_REL(oa.q[0], ob.q[i], 1e-13);
+        ZVP_ASSERT_REL(oa.r[0], ob.r[i], 1e-13);
+        ZVP_ASSERT_REL(oa.u[0], ob.u[i], 1e-13);
+    }
+    ZVP_ASSERT_REL(oa.q[1], ob.q[L], 1e-13);
+}
+
+static void test_zvp_mva_large(void)
+{
+    /* N = 1e5 customers, 100 stations: asymptotic bounds X <= min(N/(Z + D), 1/D_max)
+     * (QSP ch. 5; MODELS.md 4.1) and X -> 1/D_max far beyond N* = (D + Z)/D_max. */
+    enum { K = 100 };
+    const unsigned long n = 100000;
+    zvp_station st[K];
+    double dsum = 0.0, dmax = 0.0;
+    for (int k = 0; k < K; k++) {
+        double d = 0.001 * (1 + (k * 37) % 50); /* 1..50 ms */
+        if (k == 17)
+            d = 0.08; /* the bottleneck */
+        st[k] = station(k % 10 == 3 ? ZVP_STATION_DELAY : ZVP_STATION_QUEUE, 0, 1, d);
+        if (k == 42)
+            st[k] = station(ZVP_STATION_MULTI, 8, 1, 0.32); /* capacity 25/s, not a bottleneck */
+        dsum += st[k].demand_s;
+        double per = st[k].kind == ZVP_STATION_MULTI ? st[k].demand_s / 8 :
+                     st[k].kind == ZVP_STATION_DELAY ? 0.0 : st[k].demand_s;
+        dmax = fmax(dmax, per);
+    }
+    const double z = 30.0;
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, K, z, n, &o, &e), ZVP_SUCCESS);
+    const double x = o.res.throughput_per_s;
+    CU_ASSERT(isfinite(x));
+    CU_ASSERT(x <= fmin((double)n / (z + dsum), 1.0 / dmax) * (1.0 + 1e-12));
+    ZVP_ASSERT_REL(x, 1.0 / dmax, 1e-9);
+    ZVP_ASSERT_REL((double)n, x * (z + o.res.response_s), 1e-9);
+    for (int k = 0; k < K; k++) {
+        CU_ASSERT(isfinite(o.r[k]) && isfinite(o.q[k]) && isfinite(o.u[k]));
+        CU_ASSERT(o.u[k] >= 0.0 && o.u[k] <= 1.0 + 1e-12);
+    }
+    ZVP_ASSERT_REL(o.u[17], 1.0, 1e-9);
+}
+
+static void test_zvp_mva_multi_near_saturation(void)
+{
+    /* m = 8 servers of demand 1 s (capacity 8/s), Z = 240 s: N* = (Z + D) m / D = 1928.
+     * The utilization-law closure of p(0|n) (MODELS.md 4.3) is unstable here: it gives
+     * X(2000) = 7.49 (even with 60-digit arithmetic) against the exact 7.98. Checked
+     * against the repairman chain (exact, independent algorithm); the marginals p(j|N) are
+     * read from the documented scratch layout (q[1], r[1], p(0..7|N), ...) and must satisfy
+     * p >= 0, sum <= 1, and the utilization law U = 1 - sum_{j<8} (1 - j/8) p(j), which the
+     * kernel does not use. */
+    const unsigned long ns[] = {1500, 1900, 2000, 2050, 4000};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        zvp_station st = station(ZVP_STATION_MULTI, 8, 1, 1.0);
+        size_t need = zvp_mva_scratch_doubles(&st, 1);
+        CU_ASSERT_EQUAL_FATAL(need, 19); /* 2 K + 2 m + complement (K) */
+        double scratch[19];
+        double r, q, u;
+        zvp_mva_result res = {0, 0, &r, &q, &u};
+        zvp_station_result rr;
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&st, 1, 240.0, ns[i], &res, scratch, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_repairman(ns[i], 240.0, 1.0, 8, &rr, &e), ZVP_SUCCESS);
+        CU_ASSERT(res.throughput_per_s <= 8.0 && res.throughput_per_s > 0.0);
+        ZVP_ASSERT_REL(res.throughput_per_s, rr.throughput_per_s, 1e-11);
+        ZVP_ASSERT_REL(q, rr.mean_in_system, 1e-9);
+        double psum = 0.0, idle = 0.0;
+        for (int j = 0; j < 8; j++) {
+            CU_ASSERT(scratch[2 + j] >= 0.0 && scratch[2 + j] <= 1.0);
+            psum += scratch[2 + j];
+            idle += (1.0 - j / 8.0) * scratch[2 + j];
+        }
+        CU_ASSERT(psum <= 1.0 + 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(1.0 - idle, u, 1e-10);
+        if (ns[i] == 2050)
+            CU_ASSERT(u > 0.999 && u < 0.9999);
+    }
+    /* Many servers, heavily saturated: still finite, X <= m/D and Little's law. */
+    zvp_station st = station(ZVP_STATION_MULTI, 64, 1, 6.4);
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(&st, 1, 1.0, 20000, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT(o.res.throughput_per_s <= 10.0 && isfinite(o.res.response_s));
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 10.0, 1e-12);
+    ZVP_ASSERT_REL(20000.0, o.res.throughput_per_s * (1.0 + o.res.response_s), 1e-12);
+}
+
+static void test_zvp_mva_two_multi(void)
+{
+    /* Two m-server entries (one with 2 replicas) and a queue, Z = 2: conv.py network st2
+     * (normalising constant by convolution, exact rationals). */
+    zvp_station st[3] = {station(ZVP_STATION_MULTI, 3, 2, 1.5), station(ZVP_STATION_MULTI, 2, 1, 0.8),
+                         station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
+    mva_out o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 3, 2.0, 12, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 1.4281696193740077, 1e-13);
+    ZVP_ASSERT_REL(o.q[0], 2.844366093479695, 1e-12);
+    ZVP_ASSERT_REL(o.q[1], 1.54719115144287, 1e-12);
+    ZVP_ASSERT_REL(o.q[2], 1.9077374228497241, 1e-12);
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 3, 2.0, 60, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.res.throughput_per_s, 1.9228344673371995, 1e-12);
+    ZVP_ASSERT_REL(o.q[0], 17.839916861969204, 1e-11);
+    ZVP_ASSERT_REL(o.q[1], 3.7244975157408415, 1e-11);
+    ZVP_ASSERT_REL(o.q[2], 16.749999825646352, 1e-11);
+    /* The caller-scratch path gives the same bits. */
+    size_t need = zvp_mva_scratch_doubles(st, 3);
+    double *scratch = malloc(need * sizeof *scratch);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+    double r[3], q[3], u[3];
+    zvp_mva_result res = {0, 0, r, q, u};
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 3, 2.0, 60, &res, scratch, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(res.throughput_per_s, o.res.throughput_per_s);
+    CU_ASSERT_EQUAL(q[0], o.q[0]);
+    free(scratch);
+}
+
+static void test_zvp_mva_many_servers(void)
+{
+    /* Two replicas of a 1000-server station (D = 1000 s) + a queue (0.5 s), Z = 100 s:
+     * p(0|n) falls to ~e^-700 and below while p(900|n) is O(0.01), so the marginals must not
+     * underflow. X against logconv.py (log-space convolution, error ~1e-12), and the
+     * utilization law U = 1 - sum_{j<m} (1 - j/m) p(j|N), not used by the kernel. */
+    const unsigned long ns[] = {2100, 3000};
+    const double x_ref[] = {0.987287989995942, 0.998978138733162};
+    zvp_station st[2] = {station(ZVP_STATION_MULTI, 1000, 2, 1000.0),
+                         station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
+    size_t need = zvp_mva_scratch_doubles(st, 2);
+    CU_ASSERT_EQUAL_FATAL(need, 2 * 2 + 2 * 1000 + 2 + 1 * 1001); /* one P stage in the complement */
+    double *scratch = malloc(need * sizeof *scratch);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+    for (int i = 0; i < 2; i++) {
+        double r[2], q[2], u[2];
+        zvp_mva_result res = {0, 0, r, q, u};
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 2, 100.0, ns[i], &res, scratch, &e), ZVP_SUCCESS);
+        ZVP_ASSERT_REL(res.throughput_per_s, x_ref[i], 1e-10);
+        double idle = 0.0, psum = 0.0;
+        for (int j = 0; j < 1000; j++) {
+            CU_ASSERT(scratch[4 + j] >= 0.0);
+            idle += (1.0 - j / 1000.0) * scratch[4 + j];
+            psum += scratch[4 + j];
+        }
+        CU_ASSERT(psum <= 1.0 + 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(1.0 - idle, u[0], 1e-10);
+        ZVP_ASSERT_REL((double)ns[i], res.throughput_per_s * (100.0 + res.response_s), 1e-12);
+    }
+    free(scratch);
+}
+
+static void test_zvp_mva_edge_cases(void)
+{
+    zvp_station st[3] = {station(ZVP_STATION_QUEUE, 0, 1, 0.0), station(ZVP_STATION_QUEUE, 0, 1, 0.5),
+                         station(ZVP_STATION_MULTI, 100, 1, 2.0)};
+    mva_out o;
+    zvp_error e;
+    /* N = 0: X = 0, nothing queued. */
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 3, 1.0, 0, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(o.res.throughput_per_s, 0.0);
+    CU_ASSERT_EQUAL(o.q[1], 0.0);
+    CU_ASSERT_EQUAL(o.u[1], 0.0);
+    /* Zero demand: R = 0; 100-server station with N = 10 acts as a delay: R = D. */
+    CU_ASSERT_EQUAL_FATAL(run_mva(st, 3, 1.0, 10, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(o.r[0], 0.0);
+    CU_ASSERT_EQUAL(o.q[0], 0.0);
+    ZVP_ASSERT_REL(o.r[2], 2.0, 1e-15);
+    /* Same with a caller scratch of zvp_mva_scratch_doubles() doubles: same answer. */
+    size_t need = zvp_mva_scratch_doubles(st, 3);
+    CU_ASSERT_EQUAL(need, 2 * 3 + 200 + 3); /* 2 K + 2 m + complement (K) */
+    double *scratch = malloc(need * sizeof *scratch);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+    double r[3], q[3], u[3];
+    zvp_mva_result res = {0, 0, r, q, u};
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 3, 1.0, 10, &res, scratch, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(res.throughput_per_s, o.res.throughput_per_s);
+    CU_ASSERT_EQUAL(q[1], o.q[1]);
+    free(scratch);
+    /* Arrays may be NULL; no stations at all: X = N/Z. */
+    zvp_mva_result bare = {0, 0, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL(zvp_mva_exact(NULL, 0, 4.0, 8, &bare, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(bare.throughput_per_s, 2.0, 1e-15);
+    CU_ASSERT_EQUAL(bare.response_s, 0.0);
+}
+
+static void test_zvp_mva_invalid(void)
+{
+    zvp_station good = station(ZVP_STATION_QUEUE, 0, 1, 0.5);
+    zvp_station st;
+    mva_out o;
+    zvp_error e;
+    st = good;
+    st.kind = 7;
+    CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[0].kind") && msg_has(&e, "7"));
+    st = station(ZVP_STATION_MULTI, 0, 1, 0.5);
+    CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[0].servers"));
+    st = good;
+    st.replicas = 0;
+    CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[0].replicas"));
+    st = good;
+    st.reserved = 1;
+    CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[0].reserved"));
+    zvp_station two[2] = {good, good};
+    two[1].demand_s = NAN;
+    CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[1].demand_s"));
+    two[1].demand_s = -0.25;
+    CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[1].demand_s") && msg_has(&e, "-0.25"));
+    two[1].demand_s = INFINITY;
+    CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations[1].demand_s"));
+    CU_ASSERT_EQUAL(run_mva(&good, 1, -1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT_EQUAL(run_mva(&good, 1, NAN, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT_EQUAL(run_mva(&good, 1, 1.0, ZVP_MAX_CUSTOMERS + 1, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "customers"));
+    st = station(ZVP_STATION_QUEUE, 0, 1, 0.0);
+    CU_ASSERT_EQUAL(run_mva(&st, 1, 0.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "think_s") && msg_has(&e, "demand_s"));
+    CU_ASSERT_EQUAL(zvp_mva_exact(&good, 1, 1.0, 5, NULL, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "res"));
+    CU_ASSERT_EQUAL(run_mva(NULL, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(msg_has(&e, "stations"));
+    CU_ASSERT(isnan(o.res.throughput_per_s)); /* errors never leave a stale number */
+}
+
+int zvp_test_register_queue(void)
+{
+    CU_pSuite s = CU_add_suite("queue", NULL, NULL);
+    if (!s)
+        return (int)CU_get_error();
+    if (!CU_add_test(s, "erlang_b_values", test_zvp_erlang_b_values) ||
+        !CU_add_test(s, "erlang_b_invalid", test_zvp_erlang_b_invalid) ||
+        !CU_add_test(s, "erlang_c_values", test_zvp_erlang_c_values) ||
+        !CU_add_test(s, "mmc_mm1_closed_form", test_zvp_mmc_mm1_closed_form) ||
+        !CU_add_test(s, "mmc_values", test_zvp_mmc_values) ||
+        !CU_add_test(s, "mmc_unstable", test_zvp_mmc_unstable) ||
+        !CU_add_test(s, "mmc_invalid", test_zvp_mmc_invalid) ||
+        !CU_add_test(s, "repairman_c1_erlang_b", test_zvp_repairman_c1_erlang_b) ||
+        !CU_add_test(s, "repairman_exact_small", test_zvp_repairman_exact_small) ||
+        !CU_add_test(s, "repairman_saturated", test_zvp_repairman_saturated) ||
+        !CU_add_test(s, "repairman_large", test_zvp_repairman_large) ||
+        !CU_add_test(s, "repairman_invalid", test_zvp_repairman_invalid) ||
+        !CU_add_test(s, "mva_single_customer", test_zvp_mva_single_customer) ||
+        !CU_add_test(s, "mva_vs_repairman", test_zvp_mva_vs_repairman) ||
+        !CU_add_test(s, "mva_multi_exact_small", test_zvp_mva_multi_exact_small) ||
+        !CU_add_test(s, "mva_multi_m1_equals_queue", test_zvp_mva_multi_m1_equals_queue) ||
+        !CU_add_test(s, "mva_convolution", test_zvp_mva_convolution) ||
+        !CU_add_test(s, "mva_replicas", test_zvp_mva_replicas) ||
+        !CU_add_test(s, "mva_large", test_zvp_mva_large) ||
+        !CU_add_test(s, "mva_multi_near_saturation", test_zvp_mva_multi_near_saturation) ||
+        !CU_add_test(s, "mva_two_multi", test_zvp_mva_two_multi) ||
+        !CU_add_test(s, "mva_many_servers", test_zvp_mva_many_servers) ||
+        !CU_add_test(s, "mva_edge_cases", test_zvp_mva_edge_cases) ||
+        !CU_add_test(s, "mva_invalid", test_zvp_mva_invalid))
+        return (int)CU_get_error();
+    return 0;
+}
