@@ -44,6 +44,7 @@ LIB_OBJ     := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ     := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(B)/%.o)
 BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
+BENCH_BINS  := $(BENCH_SRC:bench/%.c=$(B)/%)
 HEADERS     := $(wildcard include/zvmperf/*.h) src/internal.h $(wildcard src/*_impl.h models/*.h)
 
 SONAME      := libzvmperf.so.$(SOVERSION)
@@ -51,7 +52,6 @@ SHLIB       := $(B)/libzvmperf.so.$(VERSION)
 STLIB       := $(B)/libzvmperf.a
 CLI         := $(B)/zvmperf
 TESTBIN     := $(B)/test_zvp
-BENCHBIN    := $(B)/bench_zvp
 
 .PHONY: all lib cli deps check test test-c test-csv test-cli test-python demo calibrate bench \
         install uninstall clean notebooks
@@ -80,8 +80,9 @@ $(CLI): $(CLI_OBJ) $(STLIB)
 $(TESTBIN): $(TEST_OBJ) $(STLIB)
 	$(CC) $(RPATH) -o $@ $(TEST_OBJ) $(STLIB) $(CUNIT_LIBS) $(ALL_LDLIBS)
 
-$(BENCHBIN): $(BENCH_OBJ) $(STLIB)
-	$(CC) $(RPATH) -o $@ $(BENCH_OBJ) $(STLIB) $(ALL_LDLIBS)
+# one program per bench/*.c
+$(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
+	$(CC) $(RPATH) -o $@ $< $(STLIB) $(ALL_LDLIBS)
 
 deps:
 	@sh tools/deps.sh
@@ -117,8 +118,8 @@ demo: calibrate
 	  --axis cpus=16:128:4 -o $(DEMO_DIR)/sweetspot-zvm64-sweep.h5
 	@echo "demo: wrote $(DEMO_DIR)/*.h5"
 
-bench: $(BENCHBIN) $(CLI)
-	sh bench/run.sh $(BENCHBIN) $(CLI)
+bench: $(BENCH_BINS) $(CLI)
+	sh bench/run.sh $(B) $(CLI)
 
 # ---- install ------------------------------------------------------------------------------
 install: all

@@ -23,7 +23,8 @@
  *  (hold avail_hold_us; L zone locks chosen uniformly, so demand avail_hold_us / L at each
  *  zone), then the other CP locks of the paging path (one aggregate lock, hold
  *  other_hold_us). One cycle = one page written. Page-out is capped by the paging DASD at
- *  pageout_max_kpages_per_s: when the CPUs could go faster, they idle (deferred frame
+ *  paging_volumes x pages_per_io / (io_overhead + pages_per_io x page_transfer) (the
+ *  `paging` model, MODELS.md 2): when the CPUs could go faster, they idle (deferred frame
  *  requests) for Z_idle per cycle, found by root finding so that X = the cap; otherwise
  *  the lock/CPU side sets X and nobody idles. Then
  *      ETR = X / 1000 (kpages/s); busy = (N - X Z_idle) / N; ITR = ETR / busy;
@@ -41,6 +42,7 @@
 #include <stddef.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
+#include "paging.h"
 #include "registry.h"
 #include "zvmperf/queue.h"
 #include "../src/internal.h"
@@ -59,7 +61,10 @@ enum {
     P_AVAIL_HOLD_US,
     P_CP_WORK_US,
     P_OTHER_HOLD_US,
-    P_PAGEOUT_MAX,
+    P_PAGING_VOLUMES,
+    P_PAGES_PER_IO,
+    P_IO_OVERHEAD_MS,
+    P_PAGE_TRANSFER_MS,
     P_PRIME_WORK_US,
     P_FRAMES_PER_ACQ,
     P_LOGOFF_WORK_US,
@@ -87,8 +92,13 @@ static const zvp_param_desc sweetspot_params[N_PARAMS] = {
     {"cp_work_us", "us", "CP work per page-out cycle outside the spin locks, per CPU", 0, 1e7, 40},
     {"other_hold_us", "us", "hold time of the other CP locks of the paging path per cycle", 0, 1e4,
      4},
-    {"pageout_max_kpages_per_s", "kpages/s", "page-out capacity of the paging DASD", 1e-3, 1e7,
-     179},
+    /* The paging DASD (model `paging`, MODELS.md 2): defaults are the calibration
+     * calibration/params/paging-zvm64.ini (volumes, block size and overhead are assumptions
+     * stated there; the transfer time is fitted to the CM4 ETR of Tables 3 and 4). */
+    {"paging_volumes", "1", "paging devices serving page-out concurrently, integer", 1, 1e5, 32},
+    {"pages_per_io", "1", "pages written per block page-out I/O", 1, 4096, 16},
+    {"io_overhead_ms", "ms", "paging I/O time independent of its size", 0, 1e4, 0.2},
+    {"page_transfer_ms", "ms", "paging I/O time per 4 KiB page", 0, 1e4, 0.167017133231},
     {"prime_work_us", "us", "CPU work per available-list acquisition while priming (no paging)",
      0, 1e7, 50},
     {"frames_per_acq", "1", "frames obtained or returned per available-list acquisition", 1,
@@ -271,7 +281,18 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     net.work_s = p[P_CP_WORK_US] * US;
     if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
         return st;
-    pageout_per_s = p[P_PAGEOUT_MAX] * 1e3;
+    if (p[P_PAGING_VOLUMES] != floor(p[P_PAGING_VOLUMES]))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: parameter paging_volumes = %.17g is not an integer in [1, 1e5]",
+                        p[P_PAGING_VOLUMES]);
+    pageout_per_s = zvp_paging_pageout_max_per_s(p[P_PAGING_VOLUMES], p[P_PAGES_PER_IO],
+                                                 p[P_IO_OVERHEAD_MS] * 1e-3,
+                                                 p[P_PAGE_TRANSFER_MS] * 1e-3);
+    if (!(pageout_per_s > 0.0) || !isfinite(pageout_per_s))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: io_overhead_ms = %.17g and page_transfer_ms = %.17g give no "
+                        "finite page-out capacity; at least one must be > 0",
+                        p[P_IO_OVERHEAD_MS], p[P_PAGE_TRANSFER_MS]);
     if (s.x_per_s > pageout_per_s) {
         if ((st = solve_idle(&net, pageout_per_s, &idle_s, err)) != ZVP_SUCCESS)
             return st;

@@ -128,12 +128,34 @@ static void test_zvp_calibrated_sweetspot_release_ordering(void)
     zvp_model_file_free(b);
 }
 
+/* The sweetspot paging ceiling is the `paging` model's calibration: its defaults must be
+ * the values of calibration/params/paging-zvm64.ini (same names, same units). */
+static void test_zvp_calibrated_sweetspot_paging_defaults(void)
+{
+    zvp_model_file *pg = NULL;
+    const char *names[][2] = {{"paging_volumes", "volumes"}, {"pages_per_io", "pages_per_io"},
+                              {"io_overhead_ms", "io_overhead_ms"},
+                              {"page_transfer_ms", "page_transfer_ms"}};
+    const zvp_model *ss = zvp_model_find("sweetspot", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ss);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "paging-zvm64.ini", &pg, NULL), ZVP_SUCCESS);
+    const zvp_model *m = zvp_model_file_model(pg);
+    for (size_t i = 0; i < 4; i++) {
+        long a = zvp_model_param_index(ss, names[i][0], NULL);
+        long b = zvp_model_param_index(m, names[i][1], NULL);
+        CU_ASSERT_FATAL(a >= 0 && b >= 0);
+        ZVP_ASSERT_REL(ss->params[a].default_value, zvp_model_file_params(pg)[b], 1e-9);
+    }
+    zvp_model_file_free(pg);
+}
+
 int zvp_test_register_calibrated(void)
 {
     CU_pSuite s = CU_add_suite("calibrated", NULL, NULL);
     if (!s || !CU_add_test(s, "sweetspot_zvm63", test_zvp_calibrated_sweetspot_zvm63) ||
         !CU_add_test(s, "sweetspot_zvm64", test_zvp_calibrated_sweetspot_zvm64) ||
-        !CU_add_test(s, "sweetspot_release_ordering", test_zvp_calibrated_sweetspot_release_ordering))
+        !CU_add_test(s, "sweetspot_release_ordering", test_zvp_calibrated_sweetspot_release_ordering) ||
+        !CU_add_test(s, "sweetspot_paging_defaults", test_zvp_calibrated_sweetspot_paging_defaults))
         return 1;
     return 0;
 }

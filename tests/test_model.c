@@ -81,7 +81,9 @@ static void lock_only(const zvp_model *m, double *p, double cpus, double zones, 
     set(m, p, "avail_hold_us", 1.0);
     set(m, p, "cp_work_us", z_over_s);
     set(m, p, "other_hold_us", 0.0);
-    set(m, p, "pageout_max_kpages_per_s", 1e7);
+    set(m, p, "paging_volumes", 1e5); /* page-out capacity 1e14 pages/s: never binding */
+    set(m, p, "io_overhead_ms", 0);
+    set(m, p, "page_transfer_ms", 1e-6);
 }
 
 /* ---- registry and model files ------------------------------------------------------------- */
@@ -278,7 +280,11 @@ static void test_zvp_sweetspot_paging_cap_and_frames(void)
     set(m, p, "users_per_phase", 88);
     set(m, p, "user_virtual_gb", 6.5);
     set(m, p, "touch_fraction", 0.21);
-    set(m, p, "pageout_max_kpages_per_s", 150);
+    /* one volume, one page per I/O of 1/150 ms: 150 kpages/s */
+    set(m, p, "paging_volumes", 1);
+    set(m, p, "pages_per_io", 1);
+    set(m, p, "io_overhead_ms", 0);
+    set(m, p, "page_transfer_ms", 1.0 / 150.0);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
     ZVP_ASSERT_REL(get(m, out, "etr"), 150.0, 1e-9);
     CU_ASSERT(get(m, out, "busy_per_cpu_pct") < 100.0);

@@ -401,6 +401,8 @@ static void print_summary(const char *fitpath, const zvp_fit_result *res)
                 wj = j;
             }
         }
+    if (!isfinite(r2min))
+        r2min = NAN; /* no output with a defined R^2 (one row, or flat data) */
     printf("\nsummary: %-22s %-10s %-8s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", name, m->name,
            release, rows, zvp_fit_result_n_free(res), r2min, zvp_fit_result_mape_all(res),
            worst >= 0 ? zvp_fit_result_row_label(res, wi) : "-",
