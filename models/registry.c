@@ -6,6 +6,12 @@ static const zvp_model *const zvp_models[] = {
     &zvp_model_sweetspot,
     &zvp_model_mmc,
     &zvp_model_repairman,
+    &zvp_model_overcommit,
+    &zvp_model_paging,
+    &zvp_model_dump,
+    &zvp_model_apache,
+    &zvp_model_cms,
+    &zvp_model_fsio,
     /* @register: add one line above this marker, e.g. with sed -i (atomic) */
 };
 
