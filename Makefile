@@ -45,7 +45,7 @@ CLI_OBJ     := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(B)/%.o)
 BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
 BENCH_BINS  := $(BENCH_SRC:bench/%.c=$(B)/%)
-HEADERS     := $(wildcard include/zvmperf/*.h) src/internal.h $(wildcard src/*_impl.h models/*.h)
+HEADERS     := $(wildcard include/zvmperf/*.h) $(wildcard src/*.h) $(wildcard src/queue/*.h) $(wildcard models/*.h)
 
 SONAME      := libzvmperf.so.$(SOVERSION)
 SHLIB       := $(B)/libzvmperf.so.$(VERSION)
@@ -54,7 +54,7 @@ CLI         := $(B)/zvmperf
 TESTBIN     := $(B)/test_zvp
 
 .PHONY: all lib cli deps check test test-c test-csv test-cli test-python demo calibrate bench \
-        install uninstall clean notebooks
+        install install-python uninstall clean notebooks
 
 all: lib cli
 
@@ -88,7 +88,7 @@ deps:
 	@sh tools/deps.sh
 
 # ---- tests ------------------------------------------------------------------------------
-check: test
+check: test notebooks
 test: test-c test-csv test-cli test-python
 
 test-c: $(TESTBIN) $(CLI)
@@ -99,11 +99,15 @@ test-csv:
 
 test-cli: $(CLI)
 	sh tests/cli_test.sh $(CLI)
+	sh tests/solve_test.sh $(CLI)
 
 test-python: lib
 	@if [ -d python-bindings/tests ]; then \
-	  PYTHONPATH=python-bindings ZVMPERF_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q python-bindings/tests; \
+	  PYTHONPATH=python-bindings ZVMPERF_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q -p no:cacheprovider python-bindings/tests; \
 	else echo "python-bindings/tests: none yet"; fi
+
+notebooks: lib
+	sh notebooks/run_all.sh $(PYTHON)
 
 # ---- the main job -------------------------------------------------------------------------
 DEMO_DIR := results
@@ -134,7 +138,11 @@ install: all
 	    -e 's|@VERSION@|$(VERSION)|' zvmperf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
 	@if [ -d python-bindings/zvmperf ]; then $(MAKE) --no-print-directory install-python; fi
 
+install-python:
+	sh python-bindings/install.sh --prefix $(PREFIX) --destdir "$(DESTDIR)" --libdir $(LIBDIR) --python $(PYTHON)
+
 uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/lib/python3*/*-packages/zvmperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/zvmperf
 	rm -f $(DESTDIR)$(LIBDIR)/libzvmperf.* $(DESTDIR)$(BINDIR)/zvmperf $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
 

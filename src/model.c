@@ -57,8 +57,8 @@ int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *
         const zvp_param_desc *d = &m->params[i];
         if (!isfinite(params[i]) || params[i] < d->min || params[i] > d->max)
             return zvp_fail(err, ZVP_EINVAL,
-                            "%s: parameter %s = %.17g %s is out of range [%.17g, %.17g]", m->name,
-                            d->name, params[i], d->unit, d->min, d->max);
+                            "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", m->name,
+                            d->name, params[i], d->min, d->max, d->unit);
     }
     return ZVP_SUCCESS;
 }

@@ -77,8 +77,8 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
         return ZVP_ENOTFOUND;
     const zvp_param_desc *d = &mf->model->params[i];
     if (!isfinite(value) || value < d->min || value > d->max)
-        return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g %s is out of range [%.17g, %.17g]",
-                        mf->model->name, name, value, d->unit, d->min, d->max);
+        return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)",
+                        mf->model->name, name, value, d->min, d->max, d->unit);
     mf->params[i] = value;
     return ZVP_SUCCESS;
 }
@@ -231,8 +231,8 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
                 const zvp_param_desc *d = &m->params[k];
                 if (v < d->min || v > d->max)
                     st = zvp_fail(err, ZVP_EINVAL,
-                                  "%s: parameter %s = %.17g %s is out of range [%.17g, %.17g]", path,
-                                  e->key, v, d->unit, d->min, d->max);
+                                  "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", path,
+                                  e->key, v, d->min, d->max, d->unit);
                 else
                     mf->params[k] = v;
             }

@@ -12,7 +12,7 @@ int main(void)
     mkdir(ZVP_TEST_TMPDIR, 0755);
     if (CU_initialize_registry() != CUE_SUCCESS)
         return (int)CU_get_error();
-    if (zvp_test_register_status() || zvp_test_register_queue() || zvp_test_register_model() ||
+    if (zvp_test_register_status() || zvp_test_register_queue() || zvp_test_register_queue2() || zvp_test_register_model() ||
         zvp_test_register_sweep() || zvp_test_register_calibrate() ||
         zvp_test_register_calibrated() || zvp_test_register_paging() || zvp_test_register_dump() ||
         zvp_test_register_apache() || zvp_test_register_cms() || zvp_test_register_overcommit() ||

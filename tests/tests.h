@@ -7,6 +7,7 @@
 /* Each test module registers its suite; returns 0 on success (CUnit error otherwise). */
 int zvp_test_register_status(void);
 int zvp_test_register_queue(void);
+int zvp_test_register_queue2(void);
 int zvp_test_register_model(void);
 int zvp_test_register_sweep(void);
 int zvp_test_register_calibrate(void);

@@ -112,7 +112,9 @@ int zvp_repairman(unsigned long sources, double think_s, double service_s, unsig
 typedef enum zvp_station_kind {
     ZVP_STATION_QUEUE = 0, /* single-server FCFS/PS queueing station */
     ZVP_STATION_DELAY = 1, /* infinite-server (pure delay) station */
-    ZVP_STATION_MULTI = 2  /* m-server FCFS station, load-dependent rate min(j, m)/D */
+    ZVP_STATION_MULTI = 2, /* m-server FCFS station, load-dependent rate min(j, m)/D */
+    ZVP_STATION_LD = 3     /* general load-dependent station, rate alpha[j]/D with j present
+                              (zvp_mva_ld only; rejected by the other solvers) */
 } zvp_station_kind;
 
 /* One station entry of a closed network. Plain struct with fixed-width fields so that
@@ -175,7 +177,11 @@ typedef struct zvp_mva_result {
  * Source: Reiser & Lavenberg 1980; QSP ch. 6 (single-server), ch. 8 (load-dependent);
  *         MODELS.md 4.1, 4.3; Casale & Serazzi 2005 (instability of p(0|n)).
  * Cost O(N (M + 1) (K + sum_k replicas_k m_k)) time for M m-server entries (O(N K) without
- * them), memory as zvp_mva_scratch_doubles.
+ * them, by a fast path that performs the same operations in the same order, so results are
+ * bit-identical), memory as zvp_mva_scratch_doubles.
+ * Every result is checked against the asymptotic bounds X <= N/(Z + sum D) and
+ * X D_k/m_k <= 1 (relative slack 1e-9); a violation (a solver bug, never output) returns
+ * ZVP_EUNSTABLE with a message starting "internal check failed".
  * Thread safety: pure (each thread needs its own scratch).
  */
 int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
@@ -186,6 +192,254 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
  *  m >= 2, and r_ik = replicas_i - (i == k). stations may be NULL (then 2 K). Does not
  *  validate the entries; returns SIZE_MAX if the count overflows size_t. */
 size_t zvp_mva_scratch_doubles(const zvp_station *stations, size_t n_stations);
+
+/* ---- More single stations -------------------------------------------------------------- */
+
+/**
+ * zvp_mmck - M/M/c/K queue: c servers, room for K customers in all (K >= c; arrivals that
+ * find K present are lost). M/M/1/K is c = 1; Erlang's loss system M/M/c/c is K = c.
+ * A steady state exists for every load (lambda >= c mu included).
+ * @param[in]  arrival_rate_per_s  lambda, finite, >= 0 (offered).
+ * @param[in]  service_rate_per_s  mu per server, finite, > 0.
+ * @param[in]  servers             c, 1 <= c <= ZVP_MAX_SERVERS.
+ * @param[in]  capacity            K, c <= K <= ZVP_MAX_CUSTOMERS.
+ * @param[out] out                 X = lambda (1 - Pblock) (accepted), busy_servers = X/mu,
+ *                                 utilization = X/(c mu), L, Lq, R = L/X, W = Lq/X (Little,
+ *                                 on accepted customers), pwait = P(an accepted arrival
+ *                                 waits) = P(c <= k < K)/(1 - P(K)). lambda = 0: X = L = Lq =
+ *                                 W = pwait = 0, R = 1/mu. On error every field is NaN.
+ * @param[out] pblock              may be NULL; P(an arrival is lost) = p_K (PASTA).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL out; lambda NaN/negative/infinite; mu not finite
+ *         and > 0; c or K out of range, message names it).
+ * Source: Gross et al. 2008, sec. 2.5-2.6 (p_k = p_0 a^k/k! for k <= c, p_c rho^{k-c}
+ *         above). Computed as ratios outward from the mode (never a^k or k!), with
+ *         compensated sums; terms below 1e-300 of the mode are dropped. O(K) time at most,
+ *         O(1) memory. Thread safety: pure.
+ */
+int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
+             unsigned long capacity, zvp_station_result *out, double *pblock, zvp_error *err);
+
+/**
+ * zvp_mminf - M/M/infinity (pure delay): L = busy_servers = lambda/mu, R = 1/mu, W = Lq =
+ * pwait = 0, X = lambda, utilization = 0 (per-server utilization with infinitely many
+ * servers; documented, not NaN).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL out, lambda NaN/negative/infinite, mu not finite
+ *         and > 0; every field NaN then). Source: Gross et al. 2008, sec. 2.7.
+ */
+int zvp_mminf(double arrival_rate_per_s, double service_rate_per_s, zvp_station_result *out,
+              zvp_error *err);
+
+/* ---- Open product-form networks (multiclass) ------------------------------------------ */
+
+/* Results of an open network with C classes and K station entries (caller-owned arrays;
+ * any may be NULL). Class-major layout: element [c * K + k]. */
+typedef struct zvp_open_result {
+    double throughput_per_s;   /* sum_c lambda_c */
+    double response_s;         /* mean response over all jobs: sum_c lambda_c R_c / sum lambda;
+                                  0 when no job arrives */
+    double mean_in_system;     /* sum over classes, entries and replicas of Q */
+    double *class_response_s;  /* [C] R_c = sum_k replicas_k R_ck */
+    double *residence_s;       /* [C*K] R_ck at one replica */
+    double *queue_length;      /* [C*K] Q_ck = lambda_c R_ck at one replica */
+    double *utilization;       /* [K] per-server utilization of one replica, all classes
+                                  (delay: sum_c lambda_c D_ck, as zvp_mva_exact) */
+} zvp_open_result;
+
+/**
+ * zvp_open_network - open product-form (BCMP / Jackson) network, C classes, K entries.
+ * @param[in]  stations          [K] kind QUEUE (single server FCFS/PS), DELAY or MULTI (m
+ *                               servers); replicas as for zvp_mva_exact (each replica
+ *                               receives every class's full demand); reserved == 0.
+ *                               stations[k].demand_s is used only when demands_s is NULL.
+ * @param[in]  n_stations        K >= 1.
+ * @param[in]  demands_s         [C*K] D_ck >= 0 (s per job of class c at one replica of k),
+ *                               or NULL when C == 1 (then stations[k].demand_s).
+ * @param[in]  arrival_rate_per_s [C] lambda_c, finite, >= 0.
+ * @param[in]  n_classes         C >= 1.
+ * @param[out] res               see zvp_open_result.
+ * Formulas: U_k = sum_c lambda_c D_ck / m_k; queue: R_ck = D_ck/(1 - U_k); delay: R_ck = D_ck;
+ * MULTI: R_ck = D_ck (1 + ErlangC(m_k, m_k U_k) / (m_k (1 - U_k))) (exact for FCFS with a
+ * class-independent service time, the BCMP condition).
+ * @return ZVP_SUCCESS; ZVP_EUNSTABLE when some U_k >= 1 - 64 DBL_EPSILON (indistinguishable
+ *         from 1 after rounding the inputs; the message names stations[k] and its utilization); ZVP_EINVAL for bad arguments (named with value and range).
+ * Source: Jackson 1963; Baskett, Chandy, Muntz & Palacios, J. ACM 22(2) 1975; QSP ch. 6.2.
+ * O(C K) time (plus O(m) per MULTI entry). Thread safety: pure.
+ */
+int zvp_open_network(const zvp_station *stations, size_t n_stations, const double *demands_s,
+                     const double *arrival_rate_per_s, size_t n_classes, zvp_open_result *res,
+                     zvp_error *err);
+
+/* ---- Closed networks: multiclass exact, approximate MVA, general load dependence ------- */
+
+/* Results of a closed multiclass network (caller-owned arrays; any may be NULL).
+ * Class-major layout: element [c * K + k]. */
+typedef struct zvp_mva_multi_result {
+    double *throughput_per_s;  /* [C] X_c */
+    double *response_s;        /* [C] R_c = N_c/X_c - Z_c (sum_k replicas R_ck); for a class
+                                  of zero customers, the response an arriving one would see */
+    double *residence_s;       /* [C*K] R_ck at one replica */
+    double *queue_length;      /* [C*K] Q_ck at one replica */
+    double *utilization;       /* [C*K] per-server utilization X_c D_ck / m_k of one replica */
+} zvp_mva_multi_result;
+
+/* Largest population lattice prod_c (N_c + 1) zvp_mva_multi_exact accepts, and largest
+ * lattice x K (doubles of its workspace). */
+#define ZVP_MVA_MAX_LATTICE 50000000UL
+#define ZVP_MVA_MAX_LATTICE_CELLS 200000000UL
+
+/**
+ * zvp_mva_multi_exact - exact multiclass MVA over the whole population lattice.
+ * @param[in] stations   [K] QUEUE or DELAY entries, or MULTI with m = 1 (a queue) or with
+ *                       m >= sum_c N_c (a delay); a MULTI entry with 2 <= m < sum N_c is
+ *                       rejected (ZVP_EINVAL: the exact multiclass multi-server recursion
+ *                       is not implemented; the message says so; use zvp_mva_approx, which
+ *                       flags its Seidmann treatment). stations[k].demand_s is ignored.
+ * @param[in] demands_s  [C*K] D_ck >= 0.    @param[in] think_s [C] Z_c >= 0.
+ * @param[in] customers  [C] N_c >= 0.        @param[in] n_classes C >= 1.
+ * @param[out] res       see zvp_mva_multi_result.
+ * Recursion (Reiser & Lavenberg 1980; QSP sec. 7.3): R_ck(n) = D_ck (1 + Q_k(n - 1_c))
+ * (queue) or D_ck (delay); X_c(n) = n_c / (Z_c + sum_k replicas_k R_ck(n)); Q_k(n) =
+ * sum_c X_c(n) R_ck(n). Visits the lattice in mixed-radix order.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (bad argument; lattice > ZVP_MVA_MAX_LATTICE or
+ *         lattice x K > ZVP_MVA_MAX_LATTICE_CELLS: the message gives the size and the limit;
+ *         a class with N_c > 0 and Z_c + sum D_ck = 0); ZVP_ENOMEM.
+ * Cost O(K C prod_c (N_c + 1)) time, K prod_c (N_c + 1) doubles. Thread safety: pure.
+ */
+int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const double *demands_s,
+                        const double *think_s, const unsigned long *customers, size_t n_classes,
+                        zvp_mva_multi_result *res, zvp_error *err);
+
+enum { ZVP_MVA_SCHWEITZER = 1, ZVP_MVA_BARD = 2 };
+
+/* Options of the approximate solvers. */
+typedef struct zvp_mva_approx_options {
+    int32_t method;          /* ZVP_MVA_SCHWEITZER or ZVP_MVA_BARD */
+    uint32_t max_iterations; /* >= 1; 0 selects 100000 */
+    double tolerance;        /* > 0: stop when max over ALL classes and stations of
+                                |Q_ck(new) - Q_ck(old)| / max(N_c, 1) < tolerance; 0 selects 1e-10 */
+} zvp_mva_approx_options;
+
+/* What an approximate solve did. */
+typedef struct zvp_mva_approx_info {
+    uint32_t iterations;        /* iterations used */
+    int32_t converged;          /* 1 when the criterion held over all classes and stations */
+    int32_t multiserver_seidmann; /* 1 when some MULTI entry (2 <= m) was replaced by the
+                                     Seidmann approximation (single server of demand D/m plus
+                                     a delay of D (m-1)/m; Seidmann, Schweitzer & Shalev-Oren
+                                     1987): then the answer is approximate twice over */
+    int32_t reserved;
+    double tolerance;           /* the tolerance used */
+    double max_change;          /* the last iteration's criterion value */
+} zvp_mva_approx_info;
+
+/**
+ * zvp_mva_approx - Schweitzer or Bard approximate MVA, multiclass (C = 1 for one class).
+ * Arguments as zvp_mva_multi_exact, except that any MULTI entry is accepted (see info).
+ * Schweitzer: a class-c arrival sees A_ck = sum_j Q_jk - Q_ck/N_c (Schweitzer 1979);
+ * Bard: A_ck = sum_j Q_jk (Bard 1979); R_ck = D_ck (1 + A_ck) at a queue. Start: each
+ * class's customers spread evenly over its non-delay entries. QSP sec. 7.4.
+ * @param[in]  options  may be NULL (Schweitzer, 1e-10, 100000).
+ * @param[out] info     may be NULL; filled on success and on ZVP_EMAXITER.
+ * @return ZVP_SUCCESS; ZVP_EMAXITER when not converged within max_iterations (res then holds
+ *         the last iterate and info->converged = 0); ZVP_EINVAL.
+ * Cost O(I C K) for I iterations, O(C K) memory. Thread safety: pure.
+ */
+int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double *demands_s,
+                   const double *think_s, const unsigned long *customers, size_t n_classes,
+                   const zvp_mva_approx_options *options, zvp_mva_multi_result *res,
+                   zvp_mva_approx_info *info, zvp_error *err);
+
+/**
+ * zvp_mva_ld - exact single-class closed network with general load-dependent stations.
+ * @param[in] stations   [K] any kind; an LD entry of demand D serves at rate alpha_k[j]/D
+ *                       with j customers present (so alpha = 1 is a queue, alpha = j a delay,
+ *                       alpha = min(j, m) an m-server station).
+ * @param[in] alpha      [K] pointers; alpha[k] for an LD entry points to N + 1 doubles
+ *                       (alpha[k][0] ignored, alpha[k][j] finite and > 0 for j = 1..N);
+ *                       ignored (may be NULL) for the other kinds. alpha itself may be NULL
+ *                       when no entry is LD.
+ * @param[in] think_s, customers, res: as zvp_mva_exact (utilization of an LD entry is its
+ *                       busy probability 1 - p_k(0|N); of a MULTI entry X D/m).
+ * Method: normalising constants by convolution (Buzen 1973; QSP ch. 8) kept in log space
+ * with log-sum-exp, so only sums of positive terms are formed: stable at any load, unlike
+ * the textbook p(0|n) = 1 - sum p(j|n) recursion (Casale & Serazzi 2005). X = G(N-1)/G(N);
+ * queue: Q_k = sum_{j>=1} D^j G(N-j)/G(N); LD / MULTI: p_k(j|N) = f_k(j) G_{-k}(N-j)/G(N)
+ * with G_{-k} the network without one replica of k.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (as zvp_mva_exact; bad alpha value named with index;
+ *         customers > ZVP_MVA_LD_MAX_CUSTOMERS); ZVP_ENOMEM.
+ * Cost O((L + 1) U N^2) for U replica units of which L belong to LD/MULTI entries,
+ * O(U N) memory. Thread safety: pure.
+ */
+#define ZVP_MVA_LD_MAX_CUSTOMERS 1000000UL
+int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *const *alpha,
+               double think_s, unsigned long customers, zvp_mva_result *res, zvp_error *err);
+
+/* Asymptotic and balanced job bounds on a single-class closed network. */
+typedef struct zvp_bounds_result {
+    double total_demand_s;       /* D = sum over QUEUE/MULTI entries of replicas x D_k */
+    double max_demand_s;         /* D_max = max_k D_k / m_k (per-server demand) */
+    double saturation_customers; /* N* = (D + Z')/D_max, Z' = Z + delay demands */
+    double x_upper_per_s;        /* ABA: min(N/(D + Z'), 1/D_max) */
+    double x_lower_per_s;        /* ABA: N/(N D + Z') */
+    double r_lower_s;            /* max(D, N D_max - Z') (+ delay demands) */
+    double r_upper_s;            /* N D (+ delay demands) */
+    double bjb_x_upper_per_s;    /* balanced job bounds (QSP table 5.3); with MULTI entries  */
+    double bjb_x_lower_per_s;    /* (m >= 2) the ABA values are repeated and bjb_valid = 0 */
+    int32_t bjb_valid;
+    int32_t reserved;
+} zvp_bounds_result;
+
+/**
+ * zvp_mva_bounds - asymptotic (ABA) and balanced job bounds (BJB) for N customers.
+ * Delay entries are folded into the think time Z' = Z + sum replicas x D_delay.
+ * ABA: Denning & Buzen 1978, QSP sec. 5.2; BJB: Zahorjan, Sevcik, Eager & Galler 1982,
+ * QSP sec. 5.3 table 5.3:  N/(D + Z' + (N-1) D_max/(1 + Z'/(N D))) <= X <=
+ * min(1/D_max, N/(D + Z' + (N-1) D_avg/(1 + Z'/D))), D_avg = D / (number of queue units).
+ * @return ZVP_SUCCESS; ZVP_EINVAL as zvp_mva_exact (N >= 1 required; D > 0 required).
+ */
+int zvp_mva_bounds(const zvp_station *stations, size_t n_stations, double think_s,
+                   unsigned long customers, zvp_bounds_result *out, zvp_error *err);
+
+/* ---- Universal Scalability Law ------------------------------------------------------- */
+
+/**
+ * zvp_usl_eval - X(N) = gamma N / (1 + alpha (N - 1) + beta N (N - 1)) (Gunther 2007).
+ * @return ZVP_SUCCESS; ZVP_EINVAL unless N >= 0 finite, gamma >= 0, alpha >= 0, beta >= 0
+ *         (all finite).
+ */
+int zvp_usl_eval(double n, double gamma, double alpha, double beta, double *throughput,
+                 zvp_error *err);
+
+/** zvp_usl_peak - the peak of X(N): n_peak = sqrt((1 - alpha)/beta), x_peak = X(n_peak),
+ *  when beta > 0 and alpha < 1; n_peak = 1, x_peak = gamma when alpha >= 1 (X does not grow
+ *  from N = 1); n_peak = +inf and x_peak = gamma/alpha (+inf when alpha = 0) when beta = 0
+ *  and alpha < 1 (Amdahl: no peak). Errors as zvp_usl_eval. Source: Gunther 2007, eq. 4.33. */
+int zvp_usl_peak(double gamma, double alpha, double beta, double *n_peak, double *x_peak,
+                 zvp_error *err);
+
+typedef struct zvp_usl_fit_result {
+    double gamma, alpha, beta;          /* estimates, alpha, beta >= 0 */
+    double gamma_se, alpha_se, beta_se; /* standard errors (delta method through the
+                                           reparametrisation; 0 for a parameter at its bound) */
+    double n_peak, x_peak;              /* zvp_usl_peak of the estimates */
+    double rss;                         /* residual sum of squares */
+    uint32_t iterations;
+    int32_t gsl_status;                 /* status of gsl_multifit_nlinear_driver */
+} zvp_usl_fit_result;
+
+/**
+ * zvp_usl_fit - least-squares fit of X(N) to points (n_i, x_i) with GSL multifit_nlinear
+ * (trust region, Levenberg-Marquardt), alpha = a^2 and beta = b^2 so that alpha, beta >= 0,
+ * gamma free. Start: gamma = x at the smallest n divided by that n, a and b from the linear
+ * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (MODELS.md 4.5).
+ * Standard errors: sqrt(diag(s^2 (J^T J)^-1)), s^2 = rss/(len - 3), mapped to alpha, beta
+ * by se(alpha) = 2|a| se(a).
+ * @param[in] n, x  [len] n_i >= 1 finite, x_i >= 0 finite; len >= 3 (len == 3 gives se = 0).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (bad or too few points); ZVP_EFIT (GSL failure, message
+ *         gives GSL's reason); ZVP_ENOMEM. Source: Gunther 2007, ch. 4-5.
+ */
+int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
+                zvp_error *err);
 
 #ifdef __cplusplus
 }

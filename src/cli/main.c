@@ -18,6 +18,9 @@
 #include <unistd.h>
 #include "zvmperf/zvmperf.h"
 
+/* src/cli/solve.c: `zvmperf solve KIND ...`; returns the exit status. */
+int zvp_cli_solve(int argc, char **argv);
+
 #define EXIT_BADINPUT 2
 #define EXIT_UNSTABLE 3
 
@@ -50,6 +53,8 @@ static int usage(FILE *fp)
             "  zvmperf sweep MODELFILE|MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
             "                -o OUT.h5 [--threads N] [--block POINTS] [NAME=VALUE ...]\n"
             "  zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5]\n"
+            "  zvmperf solve KIND [options] [--json]   (KIND: mm1 mmc erlang-b mm1k mmck mminf\n"
+            "                repairman open mva mva-multi bounds usl; zvmperf solve --help)\n"
             "  zvmperf version\n"
             "MODELFILE is an INI model file (calibration/params/*.ini); MODEL, a registered model\n"
             "name, starts from the model's defaults. Exit status: 0 ok, 1 I/O failure, 2 bad\n"
@@ -485,6 +490,8 @@ int main(int argc, char **argv)
         return cmd_eval(argc - 2, argv + 2);
     if (strcmp(cmd, "sweep") == 0)
         return cmd_sweep(argc - 2, argv + 2, cmdline);
+    if (strcmp(cmd, "solve") == 0)
+        return zvp_cli_solve(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0) {

@@ -340,7 +340,27 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
     }
 
     double x = 0.0;
-    for (unsigned long n = 1; n <= customers; n++) {
+    int any_tracked = 0;
+    for (size_t k = 0; k < K; k++)
+        any_tracked |= is_tracked(&stations[k], customers);
+    /* Fast path without m-server recursions: the same operations in the same order (so
+     * bit-identical results), without the per-entry bookkeeping of the general loop. The
+     * only dependent chain per customer step is the sum over stations and one division. */
+    for (unsigned long n = 1; !any_tracked && n <= customers; n++) {
+        double cycle = think_s;
+        for (size_t k = 0; k < K; k++) {
+            const zvp_station *st = &stations[k];
+            const int queueing = st->kind == ZVP_STATION_QUEUE ||
+                                 (st->kind == ZVP_STATION_MULTI && st->servers == 1);
+            const double rk = queueing ? st->demand_s * (1.0 + q[k]) : st->demand_s;
+            r[k] = rk;
+            cycle += (double)st->replicas * rk;
+        }
+        x = (double)n / cycle;
+        for (size_t k = 0; k < K; k++)
+            q[k] = x * r[k];
+    }
+    for (unsigned long n = 1; any_tracked && n <= customers; n++) {
         double cycle = think_s;
         double *p = pblock_base;
         for (size_t k = 0; k < K; k++) {
@@ -415,5 +435,26 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
             res->utilization[k] = x * st->demand_s / servers;
     }
     free(own);
+    /* Every solved network is checked against the asymptotic bounds X <= N/(Z + sum D) and
+     * X <= m_k/D_k (QSP sec. 5.2): a result that breaks them is a bug, never output. */
+    for (size_t k = 0; k < K; k++) {
+        const zvp_station *st = &stations[k];
+        if (st->kind == ZVP_STATION_DELAY)
+            continue;
+        double m = st->kind == ZVP_STATION_MULTI ? (double)st->servers : 1.0;
+        if (x * st->demand_s / m > 1.0 + 1e-9) {
+            res->throughput_per_s = res->response_s = NAN;
+            return zvp_fail(err, ZVP_EUNSTABLE,
+                            "internal check failed: stations[%zu] utilization %.17g > 1 breaks "
+                            "the bound X <= m/D (a solver bug; please report)",
+                            k, x * st->demand_s / m);
+        }
+    }
+    if (x > (1.0 + 1e-9) * (double)customers / total_demand) {
+        res->throughput_per_s = res->response_s = NAN;
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "internal check failed: X = %.17g breaks the bound N/(Z + sum D) = %.17g "
+                        "(a solver bug; please report)", x, (double)customers / total_demand);
+    }
     return ZVP_SUCCESS;
 }

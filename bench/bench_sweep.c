@@ -1,0 +1,210 @@
+/*
+ * bench/bench_sweep.c - sweep engine benchmark: the sweetspot model over a grid of more
+ * than 10^6 points (storage_gb = 256:4096:0.4 -> 9601 values, x cpus = 16..128 -> 113
+ * values: 1,084,913 points), written to HDF5 in /tmp with 1 and then 2 OpenMP threads.
+ * Prints points per second, the speed-up, the peak resident memory (getrusage ru_maxrss)
+ * and whether both files hold the same bytes in every output dataset and in /status.
+ * Fixed parameters: calibration/params/sweetspot-zvm64.ini when it exists, else the
+ * model's defaults. Nothing is asserted on time.
+ *
+ * usage: bench_sweep [model-file.ini] [output-dir]   (defaults: as above, /tmp)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <hdf5.h>
+#include "zvmperf/zvmperf.h"
+
+#define DEFAULT_PARAMS "calibration/params/sweetspot-zvm64.ini"
+
+/* User + system CPU seconds of this process so far. */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static long peak_rss_kib(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+/* Compare one dataset of two files, one index of the first axis at a time (bounded
+ * memory). 1 = same bytes, 0 = different, -1 = HDF5 error. */
+static int same_dataset(hid_t fa, hid_t fb, const char *name)
+{
+    hid_t da = H5Dopen2(fa, name, H5P_DEFAULT), db = H5Dopen2(fb, name, H5P_DEFAULT);
+    hid_t sa = -1, sb = -1, ta = -1, mem = -1;
+    hsize_t da_dims[8], db_dims[8], start[8] = {0}, count[8], row = 1, i;
+    size_t esize = 0;
+    unsigned char *ba = NULL, *bb = NULL;
+    int rank = -1, rankb, k, same = -1;
+    if (da < 0 || db < 0)
+        goto done;
+    sa = H5Dget_space(da);
+    sb = H5Dget_space(db);
+    ta = H5Dget_type(da);
+    if (sa < 0 || sb < 0 || ta < 0)
+        goto done;
+    rank = H5Sget_simple_extent_dims(sa, da_dims, NULL);
+    rankb = H5Sget_simple_extent_dims(sb, db_dims, NULL);
+    if (rank < 1 || rank > 8 || rankb != rank)
+        goto done;
+    same = memcmp(da_dims, db_dims, (size_t)rank * sizeof da_dims[0]) == 0;
+    if (!same)
+        goto done;
+    for (k = 1; k < rank; k++)
+        row *= da_dims[k];
+    esize = H5Tget_size(ta);
+    ba = malloc((size_t)row * esize);
+    bb = malloc((size_t)row * esize);
+    mem = H5Screate_simple(1, &row, NULL);
+    if (!ba || !bb || mem < 0 || esize == 0) {
+        same = -1;
+        goto done;
+    }
+    count[0] = 1;
+    for (k = 1; k < rank; k++)
+        count[k] = da_dims[k];
+    for (i = 0; i < da_dims[0] && same == 1; i++) {
+        start[0] = i;
+        if (H5Sselect_hyperslab(sa, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Sselect_hyperslab(sb, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dread(da, ta, mem, sa, H5P_DEFAULT, ba) < 0 ||
+            H5Dread(db, ta, mem, sb, H5P_DEFAULT, bb) < 0) {
+            same = -1;
+            break;
+        }
+        same = memcmp(ba, bb, (size_t)row * esize) == 0;
+    }
+done:
+    free(ba);
+    free(bb);
+    if (mem >= 0)
+        H5Sclose(mem);
+    if (ta >= 0)
+        H5Tclose(ta);
+    if (sa >= 0)
+        H5Sclose(sa);
+    if (sb >= 0)
+        H5Sclose(sb);
+    if (da >= 0)
+        H5Dclose(da);
+    if (db >= 0)
+        H5Dclose(db);
+    return same;
+}
+
+/* Every /outputs/<name> of the model and /status: 1 all same, 0 some differ, -1 error. */
+static int same_results(const char *a, const char *b, const zvp_model *m)
+{
+    hid_t fa = H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t fb = H5Fopen(b, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int same = fa >= 0 && fb >= 0 ? same_dataset(fa, fb, "/status") : -1;
+    size_t k;
+    for (k = 0; same == 1 && k < m->n_outputs; k++) {
+        char p[256];
+        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
+        same = same_dataset(fa, fb, p);
+    }
+    if (fa >= 0)
+        H5Fclose(fa);
+    if (fb >= 0)
+        H5Fclose(fb);
+    return same;
+}
+
+int main(int argc, char **argv)
+{
+    const char *params = argc > 1 ? argv[1] : DEFAULT_PARAMS;
+    const char *dir = argc > 2 ? argv[2] : "/tmp";
+    char *names[2] = {NULL, NULL};
+    double *values[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    const char *specs[2] = {"storage_gb=256:4096:0.4", "cpus=16:128:1"};
+    char paths[2][512], command[256];
+    double pps[2] = {0, 0};
+    zvp_axis axes[2];
+    zvp_model_file *mf = NULL;
+    const zvp_model *m;
+    zvp_error err;
+    int t, k, status = 1, same;
+
+    zvp_init();
+    zvp_error_clear(&err);
+    if (access(params, R_OK) == 0) {
+        if (zvp_model_file_read(params, &mf, &err) == ZVP_SUCCESS)
+            printf("bench_sweep: fixed parameters from %s\n", params);
+        else
+            printf("bench_sweep: warning: cannot use %s (%s); sweetspot model defaults\n",
+                   params, err.message);
+    } else {
+        printf("bench_sweep: %s not found; sweetspot model defaults\n", params);
+    }
+    if (!mf) {
+        m = zvp_model_find("sweetspot", &err);
+        mf = m ? zvp_model_file_new(m) : NULL;
+        if (!mf) {
+            fprintf(stderr, "bench_sweep: %s\n", m ? "out of memory" : err.message);
+            return 1;
+        }
+    }
+    m = zvp_model_file_model(mf);
+    for (k = 0; k < 2; k++) {
+        if (zvp_axis_parse(specs[k], &names[k], &values[k], &n[k], &err) != ZVP_SUCCESS) {
+            fprintf(stderr, "bench_sweep: %s\n", err.message);
+            goto out;
+        }
+        axes[k].name = names[k];
+        axes[k].values = values[k];
+        axes[k].n_values = n[k];
+    }
+    printf("bench_sweep: model %s, grid %s x %s = %zu x %zu = %zu points, %zu outputs\n",
+           m->name, specs[0], specs[1], n[0], n[1], n[0] * n[1], m->n_outputs);
+
+    for (t = 0; t < 2; t++) {
+        zvp_sweep_options opt;
+        zvp_sweep_summary sum;
+        double cpu0;
+        zvp_sweep_options_init(&opt);
+        opt.threads = t + 1;
+        snprintf(command, sizeof command, "bench_sweep (threads=%d)", t + 1);
+        opt.command = command;
+        snprintf(paths[t], sizeof paths[t], "%s/zvp_bench_sweep_%ld_t%d.h5", dir, (long)getpid(),
+                 t + 1);
+        cpu0 = cpu_s();
+        if (zvp_sweep_run(mf, axes, 2, paths[t], &opt, &sum, &err) != ZVP_SUCCESS) {
+            fprintf(stderr, "bench_sweep: %s (%s)\n", err.message, zvp_strerror(err.status));
+            goto out;
+        }
+        pps[t] = (double)sum.points / sum.seconds;
+        cpu0 = cpu_s() - cpu0;
+        printf("bench_sweep: threads %d: %.3f s wall, %.0f points/s, CPU %.3f s (%.2f CPUs busy); "
+               "ok %llu, unstable %llu, invalid %llu; peak RSS so far %ld KiB\n",
+               t + 1, sum.seconds, pps[t], cpu0, cpu0 / sum.seconds, (unsigned long long)sum.ok,
+               (unsigned long long)sum.unstable, (unsigned long long)sum.invalid, peak_rss_kib());
+    }
+    printf("bench_sweep: speed-up 2 threads / 1 thread: %.2f (online CPUs: %ld)\n",
+           pps[1] / pps[0], sysconf(_SC_NPROCESSORS_ONLN));
+    printf("bench_sweep: peak resident memory (ru_maxrss): %ld KiB\n", peak_rss_kib());
+    same = same_results(paths[0], paths[1], m);
+    printf("bench_sweep: outputs and /status identical for 1 and 2 threads: %s\n",
+           same == 1 ? "yes" : same == 0 ? "no" : "error (cannot read the files)");
+    status = same == 1 ? 0 : 1;
+    for (t = 0; t < 2; t++)
+        remove(paths[t]);
+out:
+    for (k = 0; k < 2; k++) {
+        free(names[k]);
+        free(values[k]);
+    }
+    zvp_model_file_free(mf);
+    return status;
+}

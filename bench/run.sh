@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench/run.sh - run the benchmarks (make bench): sh bench/run.sh BUILD_DIR CLI
+#   e.g. sh bench/run.sh build build/zvmperf
+# Runs BUILD_DIR/<name> for every bench/<name>.c (one program each), then times the CLI
+# on the `make demo` sweep grid. Figures are printed; nothing is asserted on time. Exits 1
+# if a benchmark program fails (bench_sweep also fails when the 1- and 2-thread results
+# differ).
+set -u
+B=${1:-build}
+CLI=${2:-build/zvmperf}
+PARAMS=calibration/params/sweetspot-zvm64.ini
+OUT=${TMPDIR:-/tmp}
+# older calling convention: the first argument was a benchmark program
+[ -f "$B" ] && B=$(dirname "$B")
+
+rc=0
+for src in bench/*.c; do
+    name=$(basename "$src" .c)
+    prog="$B/$name"
+    echo "== $name =="
+    if [ ! -x "$prog" ]; then
+        echo "$prog: not built"
+        rc=1
+        continue
+    fi
+    case "$name" in
+    bench_sweep) "$prog" "$PARAMS" "$OUT" || rc=1 ;;
+    *) "$prog" || rc=1 ;;
+    esac
+done
+
+# The CLI on the `make demo` grid (61 x 29 points), when the CLI and the calibrated
+# parameter file exist.
+if [ -x "$CLI" ] && [ -r "$PARAMS" ]; then
+    echo "== CLI: zvmperf sweep $PARAMS --axis storage_gb=256:4096:64 --axis cpus=16:128:4 =="
+    f="$OUT/zvp_bench_cli_$$.h5"
+    t0=$(date +%s.%N)
+    if "$CLI" sweep "$PARAMS" --axis storage_gb=256:4096:64 --axis cpus=16:128:4 -o "$f"; then
+        t1=$(date +%s.%N)
+        echo "$t0 $t1" | awk '{ printf "cli sweep: %.3f s wall (process start to exit)\n", $2 - $1 }'
+    else
+        echo "cli sweep: failed"
+        rc=1
+    fi
+    rm -f "$f"
+else
+    echo "== CLI timing skipped ($CLI or $PARAMS missing) =="
+fi
+exit $rc

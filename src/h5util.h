@@ -1,0 +1,73 @@
+/*
+ * src/h5util.h - small private HDF5 helpers shared by the engines that write HDF5
+ * (sweeps, calibration reports). Not installed.
+ *
+ * Conventions: every helper takes the file path (only for messages) and a zvp_error; an
+ * HDF5 failure (herr_t < 0 or hid_t < 0) becomes ZVP_EIO with a message that names the
+ * file, the object and, when HDF5 recorded one, the innermost HDF5 error description.
+ * Helpers close every handle they open, on every path. Call them from one thread only
+ * (the default HDF5 build is not thread-safe).
+ */
+#ifndef ZVMPERF_H5UTIL_H
+#define ZVMPERF_H5UTIL_H
+
+#include <stddef.h>
+#include <hdf5.h>
+#include "zvmperf/status.h"
+
+/* HDF5's automatic error printing, saved by zvp_h5_quiet_begin and restored by
+ * zvp_h5_quiet_end (caller-owned, on the stack). */
+typedef struct zvp_h5_quiet {
+    H5E_auto2_t func;
+    void *client_data;
+    int saved;
+} zvp_h5_quiet;
+
+/** zvp_h5_quiet_begin - switch HDF5's automatic error printing off (saving the current
+ *  handler in q); zvp_h5_quiet_end restores it. The library never prints. */
+void zvp_h5_quiet_begin(zvp_h5_quiet *q);
+void zvp_h5_quiet_end(const zvp_h5_quiet *q);
+
+/**
+ * zvp_h5_fail - record ZVP_EIO: "HDF5: cannot <what> '<object>' in '<path>' (<detail>)"
+ * ("HDF5: cannot <what> '<path>' (<detail>)" when object is the path itself), where detail
+ * is the innermost message on HDF5's default error stack, if any. Call it right after the
+ * failing HDF5 call: any later HDF5 call (even a close) clears that stack.
+ * @return ZVP_EIO.
+ */
+int zvp_h5_fail(zvp_error *err, const char *path, const char *what, const char *object);
+
+/**
+ * zvp_h5_attr_string - set (create or replace) a scalar string attribute `name` on the
+ * object `obj` (path relative to loc, "." for loc itself): variable-length, UTF-8, as
+ * h5py writes Python str (h5py reads it back as str). value NULL is written as "".
+ * @return ZVP_SUCCESS or ZVP_EIO.
+ */
+int zvp_h5_attr_string(hid_t loc, const char *obj, const char *name, const char *value,
+                       const char *path, zvp_error *err);
+
+/**
+ * zvp_h5_attr_double - set (create or replace) a float64 attribute of n values (n >= 1)
+ * on `obj`; n == 1 gives a scalar attribute (h5py: numpy.float64), n > 1 a 1-D one.
+ * @return ZVP_SUCCESS or ZVP_EIO.
+ */
+int zvp_h5_attr_double(hid_t loc, const char *obj, const char *name, const double *values,
+                       size_t n, const char *path, zvp_error *err);
+
+/**
+ * zvp_h5_dataset_double - write a contiguous float64 dataset `name` under loc, of rank
+ * `rank` and shape dims[rank] (row-major data), with the string attributes `units` and,
+ * when description is not NULL, `description`.
+ * @return ZVP_SUCCESS or ZVP_EIO.
+ */
+int zvp_h5_dataset_double(hid_t loc, const char *name, int rank, const hsize_t *dims,
+                          const double *data, const char *units, const char *description,
+                          const char *path, zvp_error *err);
+
+/**
+ * zvp_h5_iso8601_now - current UTC time as "YYYY-MM-DDTHH:MM:SSZ" in buf (>= 21 bytes).
+ * @return ZVP_SUCCESS or ZVP_EIO (clock unavailable).
+ */
+int zvp_h5_iso8601_now(char *buf, size_t size, zvp_error *err);
+
+#endif

@@ -1,0 +1,72 @@
+/* src/queue/qnet.c - private helpers shared by the network solvers (see qnet.h). */
+#include <float.h>
+#include <math.h>
+#include "queue/qnet.h"
+
+int zvp_qnet_check_station(const zvp_station *st, size_t k, unsigned kinds_mask, const char *who,
+                           zvp_error *err)
+{
+    if (st->kind < 0 || st->kind > 3 || !(kinds_mask & (1u << st->kind)))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "stations[%zu].kind = %d is not accepted by %s (allowed: %s%s%s%s)", k,
+                        (int)st->kind, who, (kinds_mask & 1u) ? "0 QUEUE " : "",
+                        (kinds_mask & 2u) ? "1 DELAY " : "", (kinds_mask & 4u) ? "2 MULTI " : "",
+                        (kinds_mask & 8u) ? "3 LD" : "");
+    if (st->kind == ZVP_STATION_MULTI &&
+        (st->servers < 1 || (unsigned long)st->servers > ZVP_MAX_SERVERS))
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].servers = %d is out of range [1, %lu]", k,
+                        (int)st->servers, ZVP_MAX_SERVERS);
+    if (st->replicas < 1)
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].replicas = %u is out of range [1, %u]", k,
+                        (unsigned)st->replicas, 4294967295u);
+    if (st->reserved != 0)
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].reserved = %u is out of range [0, 0]", k,
+                        (unsigned)st->reserved);
+    return ZVP_SUCCESS;
+}
+
+int zvp_qnet_check_demands(const double *d, size_t C, size_t K, zvp_error *err)
+{
+    for (size_t c = 0; c < C; c++)
+        for (size_t k = 0; k < K; k++) {
+            double v = d[c * K + k];
+            if (!(v >= 0.0) || !isfinite(v))
+                return zvp_fail(err, ZVP_EINVAL,
+                                "demands_s[%zu] (class %zu, station %zu) = %.17g is out of range "
+                                "[0, %.17g]",
+                                c * K + k, c, k, v, DBL_MAX);
+        }
+    return ZVP_SUCCESS;
+}
+
+double zvp_qnet_servers(const zvp_station *st)
+{
+    if (st->kind == ZVP_STATION_DELAY)
+        return INFINITY;
+    if (st->kind == ZVP_STATION_MULTI)
+        return (double)st->servers;
+    return 1.0;
+}
+
+int zvp_qnet_check_bounds(const zvp_station *st, size_t K, const double *demands_c, double z,
+                          double n, double x, const double *u_total, int class_index,
+                          zvp_error *err)
+{
+    const double slack = 1.0 + 1e-9;
+    double cycle = z;
+    for (size_t k = 0; k < K; k++)
+        cycle += (double)st[k].replicas * demands_c[k];
+    if (!(x >= 0.0) || (cycle > 0.0 && x > slack * n / cycle))
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "internal check failed: class %d throughput %.17g breaks the asymptotic "
+                        "bound N/(Z + sum D) = %.17g (a solver bug; please report)",
+                        class_index, x, n / cycle);
+    if (u_total)
+        for (size_t k = 0; k < K; k++)
+            if (!(u_total[k] >= 0.0) || u_total[k] > slack)
+                return zvp_fail(err, ZVP_EUNSTABLE,
+                                "internal check failed: stations[%zu] per-server utilization "
+                                "%.17g is outside [0, 1] (bound X <= m/D broken; a solver bug)",
+                                k, u_total[k]);
+    return ZVP_SUCCESS;
+}

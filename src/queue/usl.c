@@ -1,0 +1,218 @@
+/*
+ * src/queue/usl.c - Universal Scalability Law (Gunther, "Guerrilla Capacity Planning",
+ * Springer 2007, ch. 4-5; MODELS.md 4.5): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)),
+ * evaluation, peak and a bounded nonlinear least-squares fit with GSL multifit_nlinear.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_vector.h>
+#include "internal.h"
+
+static int check_params(double gamma, double alpha, double beta, zvp_error *err)
+{
+    int rc;
+    if ((rc = zvp_check_range(err, "gamma", gamma, 0.0, DBL_MAX)) ||
+        (rc = zvp_check_range(err, "alpha", alpha, 0.0, DBL_MAX)) ||
+        (rc = zvp_check_range(err, "beta", beta, 0.0, DBL_MAX)))
+        return rc;
+    return ZVP_SUCCESS;
+}
+
+static double usl(double n, double g, double a, double b)
+{
+    return g * n / (1.0 + a * (n - 1.0) + b * n * (n - 1.0));
+}
+
+int zvp_usl_eval(double n, double gamma, double alpha, double beta, double *throughput,
+                 zvp_error *err)
+{
+    int rc;
+    if (!throughput)
+        return zvp_fail(err, ZVP_EINVAL, "throughput = NULL: an output pointer is required");
+    *throughput = NAN;
+    if ((rc = zvp_check_range(err, "n", n, 0.0, DBL_MAX)) ||
+        (rc = check_params(gamma, alpha, beta, err)))
+        return rc;
+    double den = 1.0 + alpha * (n - 1.0) + beta * n * (n - 1.0);
+    if (!(den > 0.0)) /* only for n < 1 with alpha > 1: outside the law's domain */
+        return zvp_fail(err, ZVP_EINVAL,
+                        "n = %.17g with alpha = %.17g gives a non-positive denominator: n must "
+                        "be in [1, %.17g] when alpha > 1", n, alpha, DBL_MAX);
+    *throughput = gamma * n / den;
+    return ZVP_SUCCESS;
+}
+
+int zvp_usl_peak(double gamma, double alpha, double beta, double *n_peak, double *x_peak,
+                 zvp_error *err)
+{
+    int rc;
+    if (!n_peak || !x_peak)
+        return zvp_fail(err, ZVP_EINVAL, "n_peak or x_peak = NULL: output pointers are required");
+    *n_peak = *x_peak = NAN;
+    if ((rc = check_params(gamma, alpha, beta, err)))
+        return rc;
+    if (alpha >= 1.0) {
+        *n_peak = 1.0;
+        *x_peak = gamma;
+    } else if (beta == 0.0) {
+        *n_peak = INFINITY;
+        *x_peak = alpha > 0.0 ? gamma / alpha : INFINITY;
+    } else {
+        double np = sqrt((1.0 - alpha) / beta);
+        if (np < 1.0)
+            np = 1.0;
+        *n_peak = np;
+        *x_peak = usl(np, gamma, alpha, beta);
+    }
+    return ZVP_SUCCESS;
+}
+
+typedef struct {
+    const double *n, *x;
+    size_t len;
+} usl_data;
+
+static int usl_f(const gsl_vector *p, void *vd, gsl_vector *f)
+{
+    const usl_data *d = vd;
+    double g = gsl_vector_get(p, 0), a = gsl_vector_get(p, 1), b = gsl_vector_get(p, 2);
+    for (size_t i = 0; i < d->len; i++)
+        gsl_vector_set(f, i, usl(d->n[i], g, a * a, b * b) - d->x[i]);
+    return GSL_SUCCESS;
+}
+
+static int usl_df(const gsl_vector *p, void *vd, gsl_matrix *J)
+{
+    const usl_data *d = vd;
+    double g = gsl_vector_get(p, 0), a = gsl_vector_get(p, 1), b = gsl_vector_get(p, 2);
+    for (size_t i = 0; i < d->len; i++) {
+        double n = d->n[i];
+        double den = 1.0 + a * a * (n - 1.0) + b * b * n * (n - 1.0);
+        gsl_matrix_set(J, i, 0, n / den);
+        gsl_matrix_set(J, i, 1, -g * n * (n - 1.0) * 2.0 * a / (den * den));
+        gsl_matrix_set(J, i, 2, -g * n * n * (n - 1.0) * 2.0 * b / (den * den));
+    }
+    return GSL_SUCCESS;
+}
+
+int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
+                zvp_error *err)
+{
+    int rc = ZVP_SUCCESS;
+    if (!out)
+        return zvp_fail(err, ZVP_EINVAL, "out = NULL: a result record is required");
+    out->gamma = out->alpha = out->beta = NAN;
+    out->gamma_se = out->alpha_se = out->beta_se = NAN;
+    out->n_peak = out->x_peak = out->rss = NAN;
+    out->iterations = 0;
+    out->gsl_status = 0;
+    if (!n || !x || len < 3)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "len = %zu is out of range [3, %zu] (n and x must not be NULL)", len,
+                        (size_t)SIZE_MAX);
+    size_t imin = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!(n[i] >= 1.0) || !isfinite(n[i]))
+            return zvp_fail(err, ZVP_EINVAL, "n[%zu] = %.17g is out of range [1, %.17g]", i, n[i],
+                            DBL_MAX);
+        if (!(x[i] >= 0.0) || !isfinite(x[i]))
+            return zvp_fail(err, ZVP_EINVAL, "x[%zu] = %.17g is out of range [0, %.17g]", i, x[i],
+                            DBL_MAX);
+        if (n[i] < n[imin])
+            imin = i;
+    }
+    /* Start values: gamma from the smallest n; alpha, beta from the linear no-intercept fit
+     * of y = n/C - 1 = alpha (n-1) + beta n (n-1), C = x/gamma. */
+    double g0 = x[imin] / n[imin];
+    if (!(g0 > 0.0))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "x[%zu] = %.17g at the smallest n must be in (0, %.17g] to start the fit",
+                        imin, x[imin], DBL_MAX);
+    double s11 = 0, s12 = 0, s22 = 0, t1 = 0, t2 = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!(x[i] > 0.0))
+            continue;
+        double u1 = n[i] - 1.0, u2 = n[i] * (n[i] - 1.0), y = n[i] * g0 / x[i] - 1.0;
+        s11 += u1 * u1;
+        s12 += u1 * u2;
+        s22 += u2 * u2;
+        t1 += u1 * y;
+        t2 += u2 * y;
+    }
+    double det = s11 * s22 - s12 * s12, a0 = 0.01, b0 = 1e-4;
+    if (det > 0.0) {
+        a0 = (t1 * s22 - t2 * s12) / det;
+        b0 = (s11 * t2 - s12 * t1) / det;
+    }
+    a0 = sqrt(fmax(a0, 1e-6));
+    b0 = sqrt(fmax(b0, 1e-10));
+
+    usl_data dat = {n, x, len};
+    gsl_multifit_nlinear_fdf fdf;
+    fdf.f = usl_f;
+    fdf.df = usl_df;
+    fdf.fvv = NULL;
+    fdf.n = len;
+    fdf.p = 3;
+    fdf.params = &dat;
+    gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, len, 3);
+    gsl_matrix *cov = gsl_matrix_alloc(3, 3);
+    gsl_vector *p0 = gsl_vector_alloc(3);
+    if (!w || !cov || !p0) {
+        rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
+        goto done;
+    }
+    gsl_vector_set(p0, 0, g0);
+    gsl_vector_set(p0, 1, a0);
+    gsl_vector_set(p0, 2, b0);
+    gsl_multifit_nlinear_init(p0, &fdf, w);
+    int info = 0;
+    int gs = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-12, NULL, NULL, &info, w);
+    out->gsl_status = gs;
+    out->iterations = (uint32_t)gsl_multifit_nlinear_niter(w);
+    if (gs != GSL_SUCCESS && gs != GSL_EMAXITER) {
+        rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: GSL multifit_nlinear failed: %s",
+                      gsl_strerror(gs));
+        goto done;
+    }
+    const gsl_vector *p = gsl_multifit_nlinear_position(w);
+    const double g = gsl_vector_get(p, 0), a = gsl_vector_get(p, 1), b = gsl_vector_get(p, 2);
+    double rss;
+    gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &rss);
+    gsl_matrix *J = gsl_multifit_nlinear_jac(w);
+    gs = gsl_multifit_nlinear_covar(J, 0.0, cov);
+    const double s2 = len > 3 ? rss / (double)(len - 3) : 0.0;
+    out->gamma = g;
+    out->alpha = a * a;
+    out->beta = b * b;
+    out->rss = rss;
+    if (gs == GSL_SUCCESS) {
+        out->gamma_se = sqrt(s2 * gsl_matrix_get(cov, 0, 0));
+        out->alpha_se = 2.0 * fabs(a) * sqrt(s2 * gsl_matrix_get(cov, 1, 1));
+        out->beta_se = 2.0 * fabs(b) * sqrt(s2 * gsl_matrix_get(cov, 2, 2));
+    }
+    if (!isfinite(out->gamma_se) || !isfinite(out->alpha_se) || !isfinite(out->beta_se)) {
+        /* singular J (a parameter at its bound): report the others, 0 for that one */
+        out->gamma_se = isfinite(out->gamma_se) ? out->gamma_se : 0.0;
+        out->alpha_se = isfinite(out->alpha_se) ? out->alpha_se : 0.0;
+        out->beta_se = isfinite(out->beta_se) ? out->beta_se : 0.0;
+    }
+    if (!(g > 0.0)) {
+        rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: fitted gamma = %.17g is out of range "
+                      "(0, %.17g]", g, DBL_MAX);
+        goto done;
+    }
+    rc = zvp_usl_peak(out->gamma, out->alpha, out->beta, &out->n_peak, &out->x_peak, err);
+done:
+    gsl_multifit_nlinear_free(w);
+    gsl_matrix_free(cov);
+    gsl_vector_free(p0);
+    return rc;
+}

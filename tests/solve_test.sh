@@ -1,0 +1,110 @@
+#!/bin/sh
+# tests/solve_test.sh - end-to-end checks of `zvmperf solve` (no Python): exit statuses,
+# messages naming the option / station, and JSON figures against closed forms.
+# Usage: sh tests/solve_test.sh build/zvmperf
+ZVP=${1:-build/zvmperf}
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS PATTERN -- command...: exit status and a pattern in stdout+stderr
+expect() {
+  want=$1; pat=$2; shift 3
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, expected $want: $out"; return; fi
+  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then
+    bad "$* -> output lacks '$pat': $out"; return; fi
+  ok
+}
+# field JSON KEY: the first number after "KEY":
+field() { printf '%s' "$1" | grep -o "\"$2\": [-0-9.eE+]*" | head -n 1 | sed 's/.*: //'; }
+# close NAME ACTUAL EXPECTED RELTOL
+close() {
+  if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; m = e < 0 ? -e : e;
+      exit !(a != "" && d <= t * m) }'; then ok; else bad "$1 = '$2', expected $3 (rel $4)"; fi
+}
+
+# --- single stations: closed forms -----------------------------------------------------
+# M/M/1, lambda = 0.5, mu = 1: L = 1, R = 2, W = 1, P(wait) = 0.5
+j=$("$ZVP" solve mm1 --lambda 0.5 --mu 1 --json)
+close "mm1 Q" "$(field "$j" Q)" 1 1e-14
+close "mm1 R" "$(field "$j" R)" 2 1e-14
+close "mm1 W" "$(field "$j" W)" 1 1e-14
+close "mm1 Pwait" "$(field "$j" Pwait)" 0.5 1e-14
+# M/M/c Erlang C values from the issue (factorial-free): C(200, 150), C(1000, 950)
+j=$("$ZVP" solve mmc --lambda 150 --mu 1 --servers 200 --json)
+close "erlang C 200/150" "$(field "$j" Pwait)" 6.015193e-05 1e-6
+j=$("$ZVP" solve mmc --lambda 950 --mu 1 --servers 1000 --json)
+close "erlang C 1000/950" "$(field "$j" Pwait)" 6.825342e-02 1e-6
+# 1e5 servers at utilization 1 - 1e-9: finite and stable
+j=$("$ZVP" solve mmc --lambda 99999.9999 --mu 1 --servers 100000 --json)
+expect 0 '"W": [0-9]' -- "$ZVP" solve mmc --lambda 99999.9999 --mu 1 --servers 100000 --json
+# Erlang B(10, 5) = 0.018384570336648132 (exact rationals, tests/test_queue.c)
+j=$("$ZVP" solve erlang-b --lambda 5 --mu 1 --servers 10 --json)
+close "erlang B" "$(field "$j" Pblock)" 0.018384570336648132 1e-12
+# M/M/1/K, rho = 1, K = 9: L = K/2, Pblock = 1/(K+1)
+j=$("$ZVP" solve mm1k --lambda 2 --mu 2 --capacity 9 --json)
+close "mm1k L" "$(field "$j" Q)" 4.5 1e-12
+close "mm1k Pblock" "$(field "$j" Pblock)" 0.1 1e-12
+# M/M/c/K, ref2.py (exact rationals): lambda 4, mu 1.5, c 3, K 7
+j=$("$ZVP" solve mmck --lambda 4 --mu 1.5 --servers 3 --capacity 7 --json)
+close "mmck X" "$(field "$j" X)" 3.603042213883411 1e-12
+close "mmck Pblock" "$(field "$j" Pblock)" 0.09923944652914726 1e-12
+# finite source 4, think 2, 2 servers, service 1: X = 110/87, per-server U = X S / 2
+j=$("$ZVP" solve repairman --sources 4 --think 2 --service 1 --servers 2 --json)
+close "repairman X" "$(field "$j" X)" 1.2643678160919540 1e-14
+close "repairman U" "$(field "$j" U)" 0.6321839080459770 1e-14
+
+# --- saturation: exit 3 naming the station, never a negative or infinite wait -----------
+expect 3 "station 0.*saturated.*1.5" -- "$ZVP" solve mmc --lambda 3 --mu 1 --servers 2
+expect 3 "station 0.*saturated" -- "$ZVP" solve mm1 --lambda 1 --mu 1 --json
+expect 3 "stations\[1\] is saturated" -- "$ZVP" solve open --lambda 2 --demands 0.1,0.5
+expect 3 "stations\[0\] is saturated" -- "$ZVP" solve open --lambda 1,3 --demands "0.1,0.2;0.3,0.05"
+
+# --- bad input: exit 2 naming the option, its value and the range ------------------------
+expect 2 "\-\-lambda = -1 is out of range \[0," -- "$ZVP" solve mm1 --lambda -1 --mu 1
+expect 2 "\-\-servers = 0 is out of range \[1, 10000000\]" -- "$ZVP" solve mmc --lambda 1 --mu 1 --servers 0
+expect 2 "\-\-mu = 0 is out of range (0," -- "$ZVP" solve mm1 --lambda 1 --mu 0
+expect 2 "\-\-capacity = 2 is out of range \[3," -- "$ZVP" solve mmck --lambda 1 --mu 1 --servers 3 --capacity 2
+expect 2 "\-\-demands = 1,x: entry 2" -- "$ZVP" solve mva --users 3 --demands 1,x
+expect 2 "\-\-method = fast" -- "$ZVP" solve mva --users 3 --demands 1 --method fast
+expect 2 "\-\-station-servers = 0" -- "$ZVP" solve mva --users 3 --demands 1 --station-servers 0
+expect 2 "\-\-users = 2.5" -- "$ZVP" solve mva --users 2.5 --demands 1
+expect 2 "unknown KIND" -- "$ZVP" solve nosuch
+expect 2 "unknown option" -- "$ZVP" solve mm1 --lambda 1 --mu 2 --bogus 3
+expect 2 "cycle time" -- "$ZVP" solve mva --users 3 --demands 0,0
+expect 2 "not supported" -- "$ZVP" solve mva-multi --users 2,2 --demands "1;1" --station-servers 2
+
+# --- closed networks --------------------------------------------------------------------
+# exact multi-server: X = 110/87; the Seidmann approximation is flagged as such
+j=$("$ZVP" solve mva --users 4 --think 2 --demands 1 --station-servers 2 --json)
+close "mva multi X" "$(field "$j" X)" 1.2643678160919540 1e-13
+expect 0 '"multiserver": "exact"' -- "$ZVP" solve mva --users 4 --think 2 --demands 1 --station-servers 2 --json
+expect 0 '"multiserver": "seidmann' -- "$ZVP" solve mva --users 4 --think 2 --demands 1 --station-servers 2 --method schweitzer --json
+expect 0 '"converged": true' -- "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method bard --json
+expect 0 '"iterations": [0-9]' -- "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --json
+expect 1 '"converged": false' -- "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --max-iterations 1 --json
+# N = 1: R = sum of demands
+j=$("$ZVP" solve mva --users 1 --think 3 --demands 0.2,0.5,0.3 --json)
+close "mva N=1 R" "$(field "$j" R)" 1.0 1e-14
+# multiclass, ref2.py (brute-force state enumeration): X_0 + X_1
+j=$("$ZVP" solve mva-multi --users 3,2 --think 3,1 --demands "0.5,0.3,0.2;0.2,0.7,0.4" --station-servers 1,1,inf --json)
+close "mva-multi X" "$(field "$j" X)" 1.3526594383865554 1e-12
+# bounds by hand: D = 0.6, Dmax = 0.4, Z' = 6, N = 10
+j=$("$ZVP" solve bounds --users 10 --think 5 --demands 0.4,0.2,1 --station-servers 1,1,inf --json)
+close "bounds X_upper" "$(field "$j" X_upper)" 1.5151515151515151 1e-14
+close "bounds N*" "$(field "$j" N_star)" 16.5 1e-14
+# open network: two classes, queues; U_0 = 0.7, R_class1 = 0.3/0.3 + 0.05/0.7
+j=$("$ZVP" solve open --lambda 1,2 --demands "0.1,0.2;0.3,0.05" --json)
+close "open X" "$(field "$j" X)" 3 1e-15
+close "open U0" "$(field "$j" U)" 0.7 1e-14
+
+# --- USL --------------------------------------------------------------------------------
+j=$("$ZVP" solve usl --gamma 100 --alpha 0.05 --beta 0.0005 --users 10 --json)
+close "usl X(10)" "$(field "$j" X)" 668.89632107023411 1e-13
+close "usl N_peak" "$(field "$j" N_peak)" 43.588989435406738 1e-13
+j=$("$ZVP" solve usl --data 1:101,2:187.44053282588013,4:352.94117647058823,8:574.7460087082728,16:859.893048128342,32:1063.1648063033488,48:1050.4689593568557,64:1046.2536490431396 --json)
+close "usl fit alpha (scipy)" "$(field "$j" alpha)" 0.04975437731042141 1e-5
+close "usl fit beta_se (scipy)" "$(field "$j" beta_se)" 4.2800805907637225e-05 1e-4
+
+echo "solve: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,605 @@
+/*
+ * tests/test_queue2.c - CUnit tests of the queueing kernels added for issue 3: M/M/c/K,
+ * M/M/inf, open multiclass networks, exact multiclass MVA, Schweitzer/Bard, general
+ * load-dependent stations, asymptotic / balanced job bounds and the USL.
+ *
+ * Independent references (typed in from /usr/bin/python3 scripts, not from this code):
+ * --- ref2.py (exact rationals with fractions.Fraction) -----------------------------------
+ *   mmck(lam, mu, c, K): p_k = p_{k-1} lam/(mu min(k,c)), normalised; X = lam (1 - p_K),
+ *     L, Lq, R = L/X, W = Lq/X, pwait = sum(p[c:K])/(1 - p_K)
+ *     mmck(4, 3/2, 3, 7): X 3.603042213883411 L 3.526418824845939 Lq 1.1243906822569987
+ *        R 0.978733696557253 W 0.31206702989058627 pb 0.09923944652914726 pw 0.5967253109914374
+ *     mmck(30, 1, 20, 40): X 19.99963008130251 L 38.00089741452667 pb 0.333345663956583
+ *   multiclass closed network by brute-force enumeration of all states (normalising
+ *     constant with the multinomial factor at queues, D^n/n! at delays and think):
+ *     D = [[1/2, 3/10, 1/5], [1/5, 7/10, 2/5]], kinds queue, queue, delay, Z = [3, 1],
+ *     N = (3, 2): X_0 = G(N-1_0)/G(N) = 0.6578115086955592, X_1 = 0.6948479296909962,
+ *     mean total at station 0 = 0.7153558577503621, station 1 = 1.2068602128564538
+ *   LD station alpha(j) = 1/(1 + (j-1)/10), D = 1/4, with a queue D = 1/10 and Z = 5,
+ *     N = 20, convolution of exact rational factors: X = 2.317169612163964,
+ *     Q_ld = 8.10653943665269, U_ld = 1 - p(0) = 0.9520901309495273
+ *   Seidmann for 4 sources, Z = 2, one 2-server station S = 1: exact MVA on a queue of
+ *     demand 1/2 plus a delay 1/2: X = 1888/1569 = 1.2033142128744423
+ * --- usl.py (numpy + scipy.optimize.curve_fit, method 'lm', unbounded) --------------------
+ *   n = [1,2,4,8,16,32,48,64], x = usl(n, 100, 0.05, 0.0005) * (1 + noise),
+ *   noise = [.01,-.015,.02,-.01,.005,.012,-.02,.008]:
+ *   gamma, alpha, beta = 100.18038717608621, 0.04975437731042141, 0.00050998745659178
+ *   standard errors    = 3.101032898084993, 0.004452499475053348, 4.2800805907637225e-05
+ *   peak sqrt((1-alpha)/beta) = 43.165640713320485
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "zvmperf/queue.h"
+
+static int has(const zvp_error *e, const char *s) { return strstr(e->message, s) != NULL; }
+
+static zvp_station stn(int kind, int servers, unsigned replicas, double demand_s)
+{
+    zvp_station s;
+    memset(&s, 0, sizeof s);
+    s.kind = kind;
+    s.servers = servers;
+    s.replicas = replicas;
+    s.demand_s = demand_s;
+    return s;
+}
+
+/* ---- M/M/c/K, M/M/inf --------------------------------------------------------------------- */
+
+static void test_q2_mm1k_closed_form(void)
+{
+    /* M/M/1/K (Gross et al. 2008, sec. 2.5): p_n = (1-r) r^n / (1 - r^{K+1}),
+     * L = r/(1-r) - (K+1) r^{K+1}/(1 - r^{K+1}); r = 1: L = K/2, p_K = 1/(K+1). */
+    const double rs[] = {0.3, 0.9, 1.5, 4.0};
+    const unsigned long K = 10;
+    for (size_t i = 0; i < 4; i++) {
+        const double r = rs[i], mu = 2.0, lam = r * mu;
+        zvp_station_result o;
+        double pb;
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mmck(lam, mu, 1, K, &o, &pb, &e), ZVP_SUCCESS);
+        double rk1 = pow(r, (double)K + 1.0);
+        ZVP_ASSERT_REL(pb, (1.0 - r) * pow(r, (double)K) / (1.0 - rk1), 1e-12);
+        ZVP_ASSERT_REL(o.mean_in_system, r / (1.0 - r) - (K + 1.0) * rk1 / (1.0 - rk1), 1e-12);
+        ZVP_ASSERT_REL(o.throughput_per_s, lam * (1.0 - pb), 1e-13);
+        ZVP_ASSERT_REL(o.mean_in_system, o.throughput_per_s * o.response_s, 1e-13); /* Little */
+        ZVP_ASSERT_REL(o.utilization, o.throughput_per_s / mu, 1e-13);
+    }
+    zvp_station_result o;
+    double pb;
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(1.0, 1.0, 1, 9, &o, &pb, NULL), ZVP_SUCCESS); /* r = 1 */
+    ZVP_ASSERT_REL(o.mean_in_system, 4.5, 1e-13);
+    ZVP_ASSERT_REL(pb, 0.1, 1e-13);
+}
+
+static void test_q2_mmck_values(void)
+{
+    zvp_station_result o;
+    double pb, b;
+    zvp_error e;
+    /* ref2.py, exact rationals. */
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(4.0, 1.5, 3, 7, &o, &pb, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.throughput_per_s, 3.603042213883411, 1e-13);
+    ZVP_ASSERT_REL(o.mean_in_system, 3.526418824845939, 1e-13);
+    ZVP_ASSERT_REL(o.mean_in_queue, 1.1243906822569987, 1e-13);
+    ZVP_ASSERT_REL(o.response_s, 0.978733696557253, 1e-13);
+    ZVP_ASSERT_REL(o.wait_s, 0.31206702989058627, 1e-13);
+    ZVP_ASSERT_REL(pb, 0.09923944652914726, 1e-13);
+    ZVP_ASSERT_REL(o.pwait, 0.5967253109914374, 1e-13);
+    ZVP_ASSERT_REL(o.utilization, 3.603042213883411 / (3 * 1.5), 1e-13);
+    /* Overloaded (lambda > c mu) still has a steady state. */
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(30.0, 1.0, 20, 40, &o, &pb, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.throughput_per_s, 19.99963008130251, 1e-12);
+    ZVP_ASSERT_REL(o.mean_in_system, 38.00089741452667, 1e-12);
+    ZVP_ASSERT_REL(pb, 0.333345663956583, 1e-12);
+    /* K = c is Erlang's loss system: P(block) = Erlang B (an independent recurrence). */
+    const unsigned long cs[] = {1, 10, 1000, 100000};
+    const double as[] = {0.5, 5.0, 950.0, 99999.9999};
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL_FATAL(zvp_mmck(as[i], 1.0, cs[i], cs[i], &o, &pb, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_erlang_b(as[i], cs[i], &b, &e), ZVP_SUCCESS);
+        ZVP_ASSERT_REL(pb, b, 1e-9);
+        CU_ASSERT_EQUAL(o.pwait, 0.0);
+        CU_ASSERT_EQUAL(o.wait_s, 0.0);
+    }
+    /* Large K approaches M/M/c (pb -> 0): 1e5 servers at utilization 0.99. */
+    zvp_station_result m;
+    CU_ASSERT_EQUAL_FATAL(zvp_mmc(99000.0, 1.0, 100000, &m, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(99000.0, 1.0, 100000, 200000, &o, &pb, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.mean_in_system, m.mean_in_system, 1e-10);
+    ZVP_ASSERT_REL(o.pwait, m.pwait, 1e-9);
+    CU_ASSERT(pb < 1e-100);
+    /* lambda = 0 */
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(0.0, 2.0, 2, 5, &o, &pb, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(o.throughput_per_s, 0.0);
+    CU_ASSERT_EQUAL(pb, 0.0);
+    ZVP_ASSERT_REL(o.response_s, 0.5, 1e-15);
+    /* bad input */
+    CU_ASSERT_EQUAL(zvp_mmck(1.0, 1.0, 4, 3, &o, &pb, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "capacity = 3") && has(&e, "servers = 4"));
+    CU_ASSERT(isnan(o.throughput_per_s) && isnan(pb));
+    CU_ASSERT_EQUAL(zvp_mmck(1.0, 1.0, 0, 3, &o, &pb, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "servers = 0"));
+    CU_ASSERT_EQUAL(zvp_mmck(-1.0, 1.0, 1, 3, &o, &pb, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "arrival_rate_per_s"));
+}
+
+static void test_q2_mminf_and_stress(void)
+{
+    zvp_station_result o;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mminf(3.0, 0.5, &o, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.mean_in_system, 6.0, 1e-15);
+    ZVP_ASSERT_REL(o.response_s, 2.0, 1e-15);
+    CU_ASSERT_EQUAL(o.wait_s, 0.0);
+    CU_ASSERT_EQUAL(zvp_mminf(3.0, 0.0, &o, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "service_rate_per_s"));
+    /* M/M/c at utilization 1 - 1e-9 with 1e5 servers: finite, W = C/(c mu - lambda) with
+     * C -> 1 as rho -> 1 (C >= rho^c-ish; check the identities and finiteness). */
+    const double c = 100000.0, lam = c * (1.0 - 1e-9);
+    CU_ASSERT_EQUAL_FATAL(zvp_mmc(lam, 1.0, 100000, &o, &e), ZVP_SUCCESS);
+    CU_ASSERT(isfinite(o.wait_s) && o.wait_s > 0.0 && o.pwait > 0.99 && o.pwait <= 1.0);
+    ZVP_ASSERT_REL(o.wait_s, o.pwait / (c - lam), 1e-6);
+    ZVP_ASSERT_REL(o.mean_in_system, lam * o.response_s, 1e-9);
+    /* State probabilities of M/M/1000 at lambda = 950 stay finite: the M/M/c/K chain with a
+     * huge K holds them; its L equals M/M/c's (ref value C(1000,950) = 0.06825341537714143). */
+    double pb;
+    CU_ASSERT_EQUAL_FATAL(zvp_mmck(950.0, 1.0, 1000, 100000, &o, &pb, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(o.pwait, 0.06825341537714143, 1e-10);
+    ZVP_ASSERT_REL(o.mean_in_queue, 950.0 * 0.06825341537714143 / 50.0, 1e-10);
+}
+
+/* ---- Open networks ------------------------------------------------------------------------- */
+
+static void test_q2_open_single_class(void)
+{
+    /* QSP sec. 6.2 formulas by hand: lambda = 2; D = 0.2 (queue), 0.3 (queue), 1.0 (delay),
+     * 0.8 on 2 servers. U = 0.4, 0.6, -, 0.8. R = 0.2/0.6, 0.3/0.4, 1.0,
+     * 0.8 (1 + C(2, 1.6)/(2 * 0.2)) with C(2,a) = a^2/(2+a) ... / closed M/M/2:
+     * P(wait) = 2 rho^2/(1 + rho) = 1.28/1.8. */
+    zvp_station st[4] = {stn(0, 0, 1, 0.2), stn(0, 0, 1, 0.3), stn(1, 0, 1, 1.0), stn(2, 2, 1, 0.8)};
+    double lam = 2.0, r[4], q[4], u[4], rc;
+    zvp_open_result res = {0, 0, 0, &rc, r, q, u};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_open_network(st, 4, NULL, &lam, 1, &res, &e), ZVP_SUCCESS);
+    const double pw = 2 * 0.64 / 1.8, r3 = 0.8 * (1.0 + pw / (2 * 0.2));
+    ZVP_ASSERT_REL(r[0], 0.2 / 0.6, 1e-14);
+    ZVP_ASSERT_REL(r[1], 0.3 / 0.4, 1e-14);
+    ZVP_ASSERT_REL(r[2], 1.0, 1e-15);
+    ZVP_ASSERT_REL(r[3], r3, 1e-13);
+    ZVP_ASSERT_REL(u[0], 0.4, 1e-15);
+    ZVP_ASSERT_REL(u[3], 0.8, 1e-15);
+    ZVP_ASSERT_REL(rc, 0.2 / 0.6 + 0.75 + 1.0 + r3, 1e-13);
+    ZVP_ASSERT_REL(res.mean_in_system, lam * rc, 1e-13); /* Little */
+    /* The m-server entry agrees with zvp_mmc (visit count 1, S = 0.8). */
+    zvp_station_result m;
+    CU_ASSERT_EQUAL_FATAL(zvp_mmc(2.0, 1.0 / 0.8, 2, &m, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r[3], m.response_s, 1e-13);
+    /* zero arrival rate: R = D, Q = 0 */
+    double zero = 0.0;
+    CU_ASSERT_EQUAL_FATAL(zvp_open_network(st, 4, NULL, &zero, 1, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r[0], 0.2, 1e-15);
+    CU_ASSERT_EQUAL(res.mean_in_system, 0.0);
+    CU_ASSERT_EQUAL(res.response_s, 0.0);
+}
+
+static void test_q2_open_multiclass_and_saturation(void)
+{
+    /* Two classes, two queues: U_k = sum_c lam_c D_ck; R_ck = D_ck/(1 - U_k). */
+    zvp_station st[2] = {stn(0, 0, 1, 0), stn(0, 0, 1, 0)};
+    double d[4] = {0.1, 0.2, 0.3, 0.05}, lam[2] = {1.0, 2.0};
+    double r[4], q[4], u[2], rc[2];
+    zvp_open_result res = {0, 0, 0, rc, r, q, u};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_open_network(st, 2, d, lam, 2, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(u[0], 0.7, 1e-14);
+    ZVP_ASSERT_REL(u[1], 0.3, 1e-14);
+    ZVP_ASSERT_REL(r[0], 0.1 / 0.3, 1e-13);
+    ZVP_ASSERT_REL(r[3], 0.05 / 0.7, 1e-13);
+    ZVP_ASSERT_REL(rc[1], 0.3 / 0.3 + 0.05 / 0.7, 1e-13);
+    /* permuting the classes permutes the answers */
+    double d2[4] = {0.3, 0.05, 0.1, 0.2}, lam2[2] = {2.0, 1.0}, r2[4], rc2[2];
+    zvp_open_result res2 = {0, 0, 0, rc2, r2, NULL, NULL};
+    CU_ASSERT_EQUAL_FATAL(zvp_open_network(st, 2, d2, lam2, 2, &res2, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(rc2[0], rc[1]);
+    CU_ASSERT_EQUAL(rc2[1], rc[0]);
+    CU_ASSERT_EQUAL(res2.response_s, res.response_s);
+    /* saturated: the message names the station */
+    double lam3[2] = {2.0, 3.0}; /* U_0 = 1.1 */
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_open_network(st, 2, d, lam3, 2, &res, &e), ZVP_EUNSTABLE);
+    CU_ASSERT(has(&e, "stations[0]") && has(&e, "saturated"));
+    CU_ASSERT(isnan(res.throughput_per_s));
+    /* M/M/2 with lambda = 3, mu = 1 as an open network */
+    zvp_station m2 = stn(2, 2, 1, 1.0);
+    double l3 = 3.0;
+    CU_ASSERT_EQUAL(zvp_open_network(&m2, 1, NULL, &l3, 1, &res, &e), ZVP_EUNSTABLE);
+    CU_ASSERT(has(&e, "stations[0]") && has(&e, "1.5"));
+    /* zero servers, negative rate */
+    zvp_station m0 = stn(2, 0, 1, 1.0);
+    CU_ASSERT_EQUAL(zvp_open_network(&m0, 1, NULL, &lam[0], 1, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "servers = 0"));
+    double neg = -1.0;
+    CU_ASSERT_EQUAL(zvp_open_network(&m2, 1, NULL, &neg, 1, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "arrival_rate_per_s[0]"));
+}
+
+/* ---- Exact multiclass MVA ---------------------------------------------------------------- */
+
+static void test_q2_multiclass_exact(void)
+{
+    zvp_station st[3] = {stn(0, 0, 1, 0), stn(0, 0, 1, 0), stn(1, 0, 1, 0)};
+    double d[6] = {0.5, 0.3, 0.2, 0.2, 0.7, 0.4}, z[2] = {3.0, 1.0};
+    unsigned long n[2] = {3, 2};
+    double x[2], r[2], rk[6], q[6], u[6];
+    zvp_mva_multi_result res = {x, r, rk, q, u};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(st, 3, d, z, n, 2, &res, &e), ZVP_SUCCESS);
+    /* ref2.py brute-force enumeration */
+    ZVP_ASSERT_REL(x[0], 0.6578115086955592, 1e-13);
+    ZVP_ASSERT_REL(x[1], 0.6948479296909962, 1e-13);
+    ZVP_ASSERT_REL(q[0] + q[3], 0.7153558577503621, 1e-13);
+    ZVP_ASSERT_REL(q[1] + q[4], 1.2068602128564538, 1e-13);
+    /* response-time law and utilization law */
+    ZVP_ASSERT_REL(r[0], 3.0 / x[0] - z[0], 1e-13);
+    ZVP_ASSERT_REL(u[4], x[1] * 0.7, 1e-15);
+    /* permuting classes and stations permutes the answers only */
+    zvp_station sp[3] = {st[2], st[0], st[1]};
+    double dp[6] = {0.4, 0.2, 0.7, 0.2, 0.5, 0.3}, zp[2] = {1.0, 3.0};
+    unsigned long np_[2] = {2, 3};
+    double xp[2], rp[2], rkp[6], qp[6], up[6];
+    zvp_mva_multi_result resp = {xp, rp, rkp, qp, up};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(sp, 3, dp, zp, np_, 2, &resp, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(xp[0], x[1], 1e-14);
+    ZVP_ASSERT_REL(xp[1], x[0], 1e-14);
+    ZVP_ASSERT_REL(qp[4], q[0], 1e-14);
+    ZVP_ASSERT_REL(qp[2], q[4], 1e-14);
+    /* A class of zero customers leaves the others' answers unchanged, and one class equals
+     * the single-class exact MVA (a different code path). */
+    unsigned long n0[2] = {3, 0};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(st, 3, d, z, n0, 2, &res, &e), ZVP_SUCCESS);
+    zvp_station s1[3] = {stn(0, 0, 1, 0.5), stn(0, 0, 1, 0.3), stn(1, 0, 1, 0.2)};
+    double r1[3], q1[3], u1[3];
+    zvp_mva_result one = {0, 0, r1, q1, u1};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(s1, 3, 3.0, 3, &one, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(x[0], one.throughput_per_s, 1e-14);
+    ZVP_ASSERT_REL(q[0], q1[0], 1e-14);
+    CU_ASSERT_EQUAL(x[1], 0.0);
+    ZVP_ASSERT_REL(rk[3], 0.2 * (1.0 + q1[0]), 1e-14); /* what an arrival would see */
+    /* N = 1 per class alone: R = sum of demands */
+    unsigned long n10[2] = {1, 0};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(st, 3, d, z, n10, 2, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r[0], 1.0, 1e-15);
+    /* multi-server with 2 <= m < N is refused (exact must be exact) */
+    zvp_station sm[1] = {stn(2, 2, 1, 1.0)};
+    double dm[2] = {1.0, 1.0};
+    unsigned long nm[2] = {2, 2};
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(sm, 1, dm, z, nm, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "not supported") && has(&e, "stations[0].servers = 2"));
+    /* lattice limit */
+    unsigned long big[2] = {100000, 100000};
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(st, 3, d, z, big, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "ZVP_MVA_MAX_LATTICE"));
+}
+
+/* ---- Approximate MVA ---------------------------------------------------------------------- */
+
+static void test_q2_schweitzer_converges(void)
+{
+    /* Balanced network, 4 queues D = 1, Z = 4: the relative error of Schweitzer's X against
+     * exact MVA falls as N grows past the knee (QSP sec. 7.4). With Z = 0 a balanced network
+     * is solved exactly by Schweitzer (X = N/(N + 3), checked too). */
+    zvp_station st[4] = {stn(0, 0, 1, 1), stn(0, 0, 1, 1), stn(0, 0, 1, 1), stn(0, 0, 1, 1)};
+    double d[4] = {1, 1, 1, 1}, z = 4.0, z0 = 0.0, x0;
+    const unsigned long ns[] = {10, 30, 100, 1000};
+    {
+        unsigned long n7 = 7;
+        zvp_mva_multi_result r0 = {&x0, NULL, NULL, NULL, NULL};
+        CU_ASSERT_EQUAL(zvp_mva_approx(st, 4, d, &z0, &n7, 1, NULL, &r0, NULL, NULL), ZVP_SUCCESS);
+        ZVP_ASSERT_REL(x0, 7.0 / 10.0, 1e-9);
+    }
+    double prev = INFINITY;
+    for (size_t i = 0; i < 4; i++) {
+        double x;
+        zvp_mva_multi_result res = {&x, NULL, NULL, NULL, NULL};
+        zvp_mva_approx_info info;
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_approx(st, 4, d, &z, &ns[i], 1, NULL, &res, &info, &e),
+                              ZVP_SUCCESS);
+        CU_ASSERT_EQUAL(info.converged, 1);
+        CU_ASSERT(info.iterations >= 1);
+        CU_ASSERT_EQUAL(info.tolerance, 1e-10);
+        CU_ASSERT_EQUAL(info.multiserver_seidmann, 0);
+        zvp_mva_result ex = {0, 0, NULL, NULL, NULL};
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 4, z, ns[i], &ex, NULL, &e), ZVP_SUCCESS);
+        double exact = ex.throughput_per_s;
+        double rel = fabs(x - exact) / exact;
+        CU_ASSERT(rel < prev);
+        prev = rel;
+    }
+    CU_ASSERT(prev < 1e-5);
+}
+
+static void test_q2_approx_multiclass(void)
+{
+    zvp_station st[3] = {stn(0, 0, 1, 0), stn(0, 0, 1, 0), stn(1, 0, 1, 0)};
+    double d[6] = {0.5, 0.3, 0.2, 0.2, 0.7, 0.4}, z[2] = {3.0, 1.0};
+    unsigned long n[2] = {30, 20};
+    double x[2], r[2], q[6];
+    zvp_mva_multi_result res = {x, r, NULL, q, NULL};
+    double xe[2];
+    zvp_mva_multi_result ex = {xe, NULL, NULL, NULL, NULL};
+    zvp_mva_approx_info info;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(st, 3, d, z, n, 2, &ex, &e), ZVP_SUCCESS);
+    for (int m = ZVP_MVA_SCHWEITZER; m <= ZVP_MVA_BARD; m++) {
+        zvp_mva_approx_options o = {m, 0, 1e-12};
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_approx(st, 3, d, z, n, 2, &o, &res, &info, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL(info.converged, 1);
+        CU_ASSERT_EQUAL(info.tolerance, 1e-12);
+        CU_ASSERT(info.max_change < 1e-12);
+        /* within a few per cent of exact (Schweitzer); Bard is cruder at this size */
+        CU_ASSERT(fabs(x[0] - xe[0]) / xe[0] < (m == ZVP_MVA_SCHWEITZER ? 0.03 : 0.15));
+        CU_ASSERT(fabs(x[1] - xe[1]) / xe[1] < (m == ZVP_MVA_SCHWEITZER ? 0.03 : 0.15));
+        /* Little's law over the cycle: N_c = X_c (Z_c + R_c) */
+        ZVP_ASSERT_REL(30.0, x[0] * (z[0] + r[0]), 1e-9);
+    }
+    /* iteration limit: reported, not silent */
+    zvp_mva_approx_options o1 = {ZVP_MVA_SCHWEITZER, 2, 1e-12};
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_mva_approx(st, 3, d, z, n, 2, &o1, &res, &info, &e), ZVP_EMAXITER);
+    CU_ASSERT_EQUAL(info.converged, 0);
+    CU_ASSERT_EQUAL(info.iterations, 2);
+    CU_ASSERT(has(&e, "max_iterations = 2"));
+    zvp_mva_approx_options bad = {7, 0, 0};
+    CU_ASSERT_EQUAL(zvp_mva_approx(st, 3, d, z, n, 2, &bad, &res, &info, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "method = 7"));
+    /* Seidmann is flagged */
+    zvp_station sm[1] = {stn(2, 2, 1, 1.0)};
+    double dm = 1.0, zm = 2.0, xm;
+    unsigned long nm = 4;
+    zvp_mva_multi_result rm = {&xm, NULL, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL(zvp_mva_approx(sm, 1, &dm, &zm, &nm, 1, NULL, &rm, &info, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(info.multiserver_seidmann, 1);
+    /* ... and equals Schweitzer on the explicit Seidmann network (queue D/m + delay
+     * D (m-1)/m); GNU Octave qncsmvaap on that network gives 1.1779784 (its tolerance 1e-5) */
+    zvp_station sd[2] = {stn(0, 0, 1, 0.5), stn(1, 0, 1, 0.5)};
+    double dd[2] = {0.5, 0.5}, xs;
+    zvp_mva_multi_result rs = {&xs, NULL, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL(zvp_mva_approx(sd, 2, dd, &zm, &nm, 1, NULL, &rs, &info, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(info.multiserver_seidmann, 0);
+    ZVP_ASSERT_REL(xm, xs, 1e-9);
+    ZVP_ASSERT_REL(xm, 1.1779784, 1e-5);
+}
+
+/* ---- Multi-server / load-dependent --------------------------------------------------------- */
+
+static void test_q2_multiserver_exact_vs_seidmann(void)
+{
+    /* 4 sources, Z = 2, one 2-server station S = 1: X = 110/87 exactly (birth-death chain,
+     * by hand in test_queue.c), per-server U = X S/2. Seidmann: 1888/1569 (ref2.py). */
+    zvp_station m2 = stn(2, 2, 1, 1.0);
+    double r, q, u;
+    zvp_mva_result res = {0, 0, &r, &q, &u};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&m2, 1, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-14);
+    ZVP_ASSERT_REL(u, 110.0 / 87.0 / 2.0, 1e-14);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(&m2, 1, NULL, 2.0, 4, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-13);
+    ZVP_ASSERT_REL(u, 110.0 / 87.0 / 2.0, 1e-13);
+    zvp_station sd[2] = {stn(0, 0, 1, 0.5), stn(1, 0, 1, 0.5)};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(sd, 2, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 1888.0 / 1569.0, 1e-14);
+    CU_ASSERT(fabs(res.throughput_per_s - 110.0 / 87.0) > 0.05); /* it IS different */
+}
+
+static void test_q2_ld_general(void)
+{
+    zvp_error e;
+    /* Lock-like rate function, ref2.py (exact rationals). */
+    enum { N = 20 };
+    double alpha[N + 1];
+    for (int j = 1; j <= N; j++)
+        alpha[j] = 1.0 / (1.0 + 0.1 * (j - 1));
+    alpha[0] = 0.0;
+    const double *al[2] = {alpha, NULL};
+    zvp_station st[2] = {stn(ZVP_STATION_LD, 0, 1, 0.25), stn(0, 0, 1, 0.1)};
+    double r[2], q[2], u[2];
+    zvp_mva_result res = {0, 0, r, q, u};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(st, 2, al, 5.0, N, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 2.317169612163964, 1e-12);
+    ZVP_ASSERT_REL(q[0], 8.10653943665269, 1e-12);
+    ZVP_ASSERT_REL(u[0], 0.9520901309495273, 1e-12);
+    ZVP_ASSERT_REL((double)N, res.throughput_per_s * (5.0 + res.response_s), 1e-12);
+    /* alpha = 1 is a queue, alpha = j a delay: compare with zvp_mva_exact */
+    double one[101], jj[101];
+    for (int j = 0; j <= 100; j++) {
+        one[j] = 1.0;
+        jj[j] = j;
+    }
+    const double *al2[3] = {one, jj, NULL};
+    zvp_station a[3] = {stn(ZVP_STATION_LD, 0, 1, 0.3), stn(ZVP_STATION_LD, 0, 1, 0.7),
+                        stn(0, 0, 2, 0.2)};
+    zvp_station b[3] = {stn(0, 0, 1, 0.3), stn(1, 0, 1, 0.7), stn(0, 0, 2, 0.2)};
+    double r2[3], q2[3], u2[3], r3[3], q3[3], u3[3];
+    zvp_mva_result ra = {0, 0, r2, q2, u2}, rb = {0, 0, r3, q3, u3};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(b, 3, 1.0, 100, &rb, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(ra.throughput_per_s, rb.throughput_per_s, 1e-11);
+    for (int k = 0; k < 3; k++)
+        ZVP_ASSERT_REL(q2[k], q3[k], 1e-9);
+    /* bad alpha */
+    one[7] = 0.0;
+    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "alpha[0][7]"));
+    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, NULL, 1.0, 100, &ra, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "alpha[0] = NULL"));
+    CU_ASSERT_EQUAL(zvp_mva_exact(a, 3, 1.0, 100, &ra, NULL, &e), ZVP_EINVAL);
+}
+
+static void test_q2_ld_near_saturation(void)
+{
+    /* A multi-server station at utilization 0.999 in a closed network: 8 servers, D = 1,
+     * Z = 240, N = 2000 (mva.c's stable formulation vs the log-space convolution, two
+     * independent algorithms), and as an LD station with alpha = min(j, 8). */
+    enum { N = 2000 };
+    static double alpha[N + 1];
+    for (int j = 1; j <= N; j++)
+        alpha[j] = j < 8 ? j : 8;
+    const double *al[2] = {alpha, NULL};
+    zvp_station multi[2] = {stn(2, 8, 1, 1.0), stn(0, 0, 1, 0.01)};
+    zvp_station ld[2] = {stn(ZVP_STATION_LD, 0, 1, 1.0), stn(0, 0, 1, 0.01)};
+    double r[2], q[2], u[2], r2[2], q2[2], u2[2], r3[2], q3[2], u3[2];
+    zvp_mva_result a = {0, 0, r, q, u}, b = {0, 0, r2, q2, u2}, c = {0, 0, r3, q3, u3};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(multi, 2, 240.0, N, &a, NULL, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(multi, 2, NULL, 240.0, N, &b, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(ld, 2, al, 240.0, N, &c, &e), ZVP_SUCCESS);
+    CU_ASSERT(u[0] > 0.99 && u[0] < 1.0);
+    ZVP_ASSERT_REL(b.throughput_per_s, a.throughput_per_s, 1e-10);
+    ZVP_ASSERT_REL(c.throughput_per_s, a.throughput_per_s, 1e-10);
+    ZVP_ASSERT_REL(q2[0], q[0], 1e-8);
+    ZVP_ASSERT_REL(q3[0], q[0], 1e-8);
+    CU_ASSERT(q[0] >= 0.0 && q2[0] >= 0.0 && r2[0] >= 1.0);
+}
+
+/* ---- Bounds, identities, stress ------------------------------------------------------------ */
+
+static void test_q2_bounds(void)
+{
+    zvp_station st[3] = {stn(0, 0, 1, 0.4), stn(0, 0, 1, 0.2), stn(1, 0, 1, 1.0)};
+    zvp_bounds_result b;
+    zvp_error e;
+    /* by hand: D = 0.6, Dmax = 0.4, Z' = 5 + 1 = 6; N = 10: X <= min(10/6.6, 2.5) = 1.51515;
+     * X >= 10/(6 + 6) = 0.8333; N* = 6.6/0.4 = 16.5 */
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_bounds(st, 3, 5.0, 10, &b, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b.x_upper_per_s, 10.0 / 6.6, 1e-14);
+    ZVP_ASSERT_REL(b.x_lower_per_s, 10.0 / 12.0, 1e-14);
+    ZVP_ASSERT_REL(b.saturation_customers, 16.5, 1e-14);
+    CU_ASSERT_EQUAL(b.bjb_valid, 1);
+    /* Exact MVA lies within ABA and BJB for every N (Zahorjan et al. 1982). */
+    for (unsigned long n = 1; n <= 60; n += 7) {
+        zvp_mva_result r = {0, 0, NULL, NULL, NULL};
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 3, 5.0, n, &r, NULL, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_bounds(st, 3, 5.0, n, &b, &e), ZVP_SUCCESS);
+        const double x = r.throughput_per_s;
+        CU_ASSERT(x <= b.x_upper_per_s * (1 + 1e-12) && x >= b.x_lower_per_s * (1 - 1e-12));
+        CU_ASSERT(x <= b.bjb_x_upper_per_s * (1 + 1e-12));
+        CU_ASSERT(x >= b.bjb_x_lower_per_s * (1 - 1e-12));
+        CU_ASSERT(b.bjb_x_upper_per_s <= b.x_upper_per_s * (1 + 1e-15));
+        CU_ASSERT(b.bjb_x_lower_per_s >= b.x_lower_per_s * (1 - 1e-15));
+        CU_ASSERT(r.response_s >= b.r_lower_s * (1 - 1e-12) && r.response_s <= b.r_upper_s * (1 + 1e-12));
+    }
+    zvp_station onlyd = stn(1, 0, 1, 1.0);
+    CU_ASSERT_EQUAL(zvp_mva_bounds(&onlyd, 1, 1.0, 3, &b, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "D_max"));
+}
+
+static void test_q2_stress_and_edges(void)
+{
+    zvp_error e;
+    /* 1e6 customers, 10 stations (exact MVA): finite, within bounds, Little over the cycle. */
+    zvp_station st[10];
+    for (int k = 0; k < 10; k++)
+        st[k] = stn(0, 0, 1, 0.001 * (k + 1));
+    zvp_mva_result r = {0, 0, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 10, 1.0, 1000000, &r, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 100.0, 1e-9); /* 1/Dmax */
+    ZVP_ASSERT_REL(1e6, r.throughput_per_s * (1.0 + r.response_s), 1e-10);
+    /* single station, zero demands, zero think */
+    zvp_station zs[2] = {stn(0, 0, 1, 0.0), stn(0, 0, 1, 2.0)};
+    double q[2];
+    zvp_mva_result rz = {0, 0, NULL, q, NULL};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(zs, 2, NULL, 0.0, 5, &rz, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(rz.throughput_per_s, 0.5, 1e-14);
+    CU_ASSERT_EQUAL(q[0], 0.0);
+    ZVP_ASSERT_REL(q[1], 5.0, 1e-14);
+    /* all demands zero and no think: a clear error */
+    zvp_station z0 = stn(0, 0, 1, 0.0);
+    CU_ASSERT_EQUAL(zvp_mva_ld(&z0, 1, NULL, 0.0, 5, &rz, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "cycle time"));
+    double d0 = 0.0, zz = 0.0;
+    unsigned long n5 = 5;
+    double x;
+    zvp_mva_multi_result rm = {&x, NULL, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(&z0, 1, &d0, &zz, &n5, 1, &rm, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "cycle time"));
+}
+
+/* ---- USL ------------------------------------------------------------------------------------ */
+
+static void test_q2_usl(void)
+{
+    zvp_error e;
+    double x, np, xp;
+    /* closed forms: X(1) = gamma; beta = 0 is Amdahl: X(N) = gamma N/(1 + alpha (N-1)) */
+    CU_ASSERT_EQUAL(zvp_usl_eval(1.0, 7.0, 0.3, 0.01, &x, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(x, 7.0, 1e-15);
+    CU_ASSERT_EQUAL(zvp_usl_eval(10.0, 2.0, 0.1, 0.0, &x, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(x, 20.0 / 1.9, 1e-15);
+    CU_ASSERT_EQUAL(zvp_usl_peak(1.0, 0.05, 0.0005, &np, &xp, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(np, sqrt(0.95 / 0.0005), 1e-15);
+    CU_ASSERT_EQUAL(zvp_usl_peak(1.0, 0.05, 0.0, &np, &xp, &e), ZVP_SUCCESS);
+    CU_ASSERT(isinf(np));
+    ZVP_ASSERT_REL(xp, 20.0, 1e-15);
+    CU_ASSERT_EQUAL(zvp_usl_eval(4.0, 1.0, -0.1, 0.0, &x, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "alpha = -0.1"));
+    /* fit: noiseless data recovers the parameters */
+    const double n[8] = {1, 2, 4, 8, 16, 32, 48, 64};
+    double y[8];
+    for (int i = 0; i < 8; i++)
+        zvp_usl_eval(n[i], 100.0, 0.05, 0.0005, &y[i], NULL);
+    zvp_usl_fit_result f;
+    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, y, 8, &f, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(f.gamma, 100.0, 1e-8);
+    ZVP_ASSERT_REL(f.alpha, 0.05, 1e-7);
+    ZVP_ASSERT_REL(f.beta, 0.0005, 1e-7);
+    /* noisy data: usl.py (scipy curve_fit, unbounded; the optimum is interior) */
+    const double yn[8] = {101.0, 187.44053282588013, 352.94117647058823, 574.7460087082728,
+                          859.893048128342, 1063.1648063033488, 1050.4689593568557,
+                          1046.2536490431396};
+    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, yn, 8, &f, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(f.gamma, 100.18038717608621, 1e-6);
+    ZVP_ASSERT_REL(f.alpha, 0.04975437731042141, 1e-5);
+    ZVP_ASSERT_REL(f.beta, 0.00050998745659178, 1e-5);
+    ZVP_ASSERT_REL(f.gamma_se, 3.101032898084993, 1e-4);
+    ZVP_ASSERT_REL(f.alpha_se, 0.004452499475053348, 1e-4);
+    ZVP_ASSERT_REL(f.beta_se, 4.2800805907637225e-05, 1e-4);
+    ZVP_ASSERT_REL(f.n_peak, 43.165640713320485, 1e-5);
+    /* data that want alpha < 0 (superlinear) are held at alpha = 0 */
+    double ys[8];
+    for (int i = 0; i < 8; i++)
+        ys[i] = n[i] * (1.0 + 0.002 * n[i]);
+    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, ys, 8, &f, &e), ZVP_SUCCESS);
+    CU_ASSERT(f.alpha >= 0.0 && f.beta >= 0.0 && f.alpha < 1e-6 && f.beta < 1e-6);
+    CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 2, &f, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "len = 2"));
+    y[3] = -1.0;
+    CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 8, &f, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "x[3] = -1"));
+}
+
+int zvp_test_register_queue2(void)
+{
+    CU_pSuite s = CU_add_suite("queue2", NULL, NULL);
+    if (!s || !CU_add_test(s, "mm1k_closed_form", test_q2_mm1k_closed_form) ||
+        !CU_add_test(s, "mmck_values", test_q2_mmck_values) ||
+        !CU_add_test(s, "mminf_and_stress", test_q2_mminf_and_stress) ||
+        !CU_add_test(s, "open_single_class", test_q2_open_single_class) ||
+        !CU_add_test(s, "open_multiclass_and_saturation", test_q2_open_multiclass_and_saturation) ||
+        !CU_add_test(s, "multiclass_exact", test_q2_multiclass_exact) ||
+        !CU_add_test(s, "schweitzer_converges", test_q2_schweitzer_converges) ||
+        !CU_add_test(s, "approx_multiclass", test_q2_approx_multiclass) ||
+        !CU_add_test(s, "multiserver_exact_vs_seidmann", test_q2_multiserver_exact_vs_seidmann) ||
+        !CU_add_test(s, "ld_general", test_q2_ld_general) ||
+        !CU_add_test(s, "ld_near_saturation", test_q2_ld_near_saturation) ||
+        !CU_add_test(s, "bounds", test_q2_bounds) ||
+        !CU_add_test(s, "stress_and_edges", test_q2_stress_and_edges) ||
+        !CU_add_test(s, "usl", test_q2_usl))
+        return (int)CU_get_error();
+    return 0;
+}

@@ -1,0 +1,612 @@
+/* tests/test_sweep.c - axis parsing, sweeps of the "mmc" model into HDF5, read back with
+ * the HDF5 API; determinism across thread counts and block sizes; error paths.
+ * Expected values: M/M/1 closed forms (rho = lambda/mu, L = rho/(1-rho),
+ * R = 1/(mu-lambda), Lq = rho^2/(1-rho)), computed here, not by the library. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hdf5.h>
+#include <hdf5_hl.h>
+#include "tests.h"
+#include "zvmperf/zvmperf.h"
+
+/* Scratch file tmp/<name>_<pid>.h5: concurrent runs of the suite in the same tree must
+ * not share a file (HDF5 locks open files). Removed at the end of each test. */
+static const char *tmp_path(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s_%ld.h5", ZVP_TEST_TMPDIR, name, (long)getpid());
+    return buf;
+}
+
+/* ---- zvp_axis_parse ----------------------------------------------------------------- */
+
+static void test_zvp_axis_parse_range(void)
+{
+    zvp_error err;
+    char *name = NULL;
+    double *v = NULL;
+    size_t n = 0, i;
+
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("storage_gb=256:4096:64", &name, &v, &n, &err),
+                          ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(name, "storage_gb");
+    CU_ASSERT_EQUAL(n, 61); /* (4096 - 256) / 64 + 1 */
+    for (i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(v[i], 256.0 + 64.0 * (double)i);
+    free(name);
+    free(v);
+
+    /* 0:1:0.1 -> 11 values, each LO + i*STEP (not accumulated), HI included */
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse(" x = 0:1:0.1 ", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(name, "x");
+    CU_ASSERT_EQUAL_FATAL(n, 11);
+    for (i = 0; i + 1 < n; i++)
+        CU_ASSERT_EQUAL(v[i], (double)i * 0.1);
+    CU_ASSERT_EQUAL(v[10], 1.0);
+    free(name);
+    free(v);
+
+    /* (0.3 - 0) / 0.1 = 2.9999999999999996 in binary: HI is still included (tolerance),
+     * and the last value is HI itself, not 3 * 0.1 = 0.30000000000000004 */
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("x=0:0.3:0.1", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_EQUAL(v[1], 0.1);
+    CU_ASSERT_EQUAL(v[3], 0.3);
+    free(name);
+    free(v);
+
+    /* HI not on the grid: stop below it */
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("x=1:2:0.3", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(n, 4); /* 1, 1.3, 1.6, 1.9 */
+    CU_ASSERT_EQUAL(v[3], 1.0 + 3.0 * 0.3);
+    free(name);
+    free(v);
+
+    /* LO == HI: one value */
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("cpus=16:16:4", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(v[0], 16.0);
+    free(name);
+    free(v);
+}
+
+static void test_zvp_axis_parse_list(void)
+{
+    zvp_error err;
+    char *name = NULL;
+    double *v = NULL;
+    size_t n = 0;
+
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("servers=1,2,4,-0.5e1", &name, &v, &n, &err),
+                          ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(name, "servers");
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_EQUAL(v[0], 1.0);
+    CU_ASSERT_EQUAL(v[1], 2.0);
+    CU_ASSERT_EQUAL(v[2], 4.0);
+    CU_ASSERT_EQUAL(v[3], -5.0);
+    free(name);
+    free(v);
+
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("think_s = 2.5", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(name, "think_s");
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(v[0], 2.5);
+    free(name);
+    free(v);
+
+    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("a = 3 , 1 ", &name, &v, &n, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(v[0], 3.0);
+    CU_ASSERT_EQUAL(v[1], 1.0);
+    free(name);
+    free(v);
+}
+
+static void check_axis_error(const char *spec, int expected)
+{
+    zvp_error err;
+    char *name = (char *)1;
+    double *v = (double *)1;
+    size_t n = 7;
+    int rc;
+    zvp_error_clear(&err);
+    rc = zvp_axis_parse(spec, &name, &v, &n, &err);
+    CU_ASSERT_EQUAL(rc, expected);
+    CU_ASSERT_EQUAL(err.status, expected);
+    CU_ASSERT_PTR_NULL(name);
+    CU_ASSERT_PTR_NULL(v);
+    CU_ASSERT_EQUAL(n, 0);
+    /* the message quotes the text */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, spec));
+    if (rc != expected)
+        fprintf(stderr, "\n  axis \"%s\": got %d (%s)\n", spec, rc, err.message);
+}
+
+static void test_zvp_axis_parse_errors(void)
+{
+    zvp_error err;
+    char *name;
+    double *v;
+    size_t n;
+    /* malformed */
+    check_axis_error("storage_gb", ZVP_EPARSE);
+    check_axis_error("=1", ZVP_EPARSE);
+    check_axis_error("1x=1", ZVP_EPARSE);
+    check_axis_error("a b=1", ZVP_EPARSE);
+    check_axis_error("x=", ZVP_EPARSE);
+    check_axis_error("x=1,,2", ZVP_EPARSE);
+    check_axis_error("x=1,2,", ZVP_EPARSE);
+    check_axis_error("x=abc", ZVP_EPARSE);
+    check_axis_error("x=1.5GB", ZVP_EPARSE);
+    check_axis_error("x=1:2", ZVP_EPARSE);
+    check_axis_error("x=1:2:3:4", ZVP_EPARSE);
+    check_axis_error("x=1:2:", ZVP_EPARSE);
+    check_axis_error("x=1:2:0.5,3", ZVP_EPARSE);
+    check_axis_error("x=1:two:1", ZVP_EPARSE);
+    /* invalid values */
+    check_axis_error("x=0:1:0", ZVP_EINVAL);
+    check_axis_error("x=0:1:-0.1", ZVP_EINVAL);
+    check_axis_error("x=1:0:0.1", ZVP_EINVAL);
+    check_axis_error("x=inf", ZVP_EINVAL);
+    check_axis_error("x=1,nan", ZVP_EINVAL);
+    check_axis_error("x=0:1e999:1", ZVP_EINVAL);
+    check_axis_error("x=0:-inf:1", ZVP_EINVAL);
+    check_axis_error("x=0:1e10:1", ZVP_EINVAL); /* 10^10 + 1 values */
+    check_axis_error("x=0:1:1e-300", ZVP_EINVAL);
+    /* NULL arguments */
+    CU_ASSERT_EQUAL(zvp_axis_parse(NULL, &name, &v, &n, &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_axis_parse("x=1", NULL, &v, &n, NULL), ZVP_EINVAL);
+}
+
+static void test_zvp_sweep_options_init(void)
+{
+    zvp_sweep_options o;
+    memset(&o, 0x5a, sizeof o);
+    zvp_sweep_options_init(&o);
+    CU_ASSERT_EQUAL(o.threads, 0);
+    CU_ASSERT_EQUAL(o.block_points, 65536);
+    CU_ASSERT_PTR_NULL(o.command);
+}
+
+/* ---- sweeps ------------------------------------------------------------------------- */
+
+static zvp_model_file *mmc_file(double service_rate_per_s)
+{
+    zvp_error err;
+    const zvp_model *m = zvp_model_find("mmc", &err);
+    zvp_model_file *mf;
+    if (!m)
+        return NULL;
+    mf = zvp_model_file_new(m);
+    if (mf && zvp_model_file_set(mf, "service_rate_per_s", service_rate_per_s, &err)) {
+        zvp_model_file_free(mf);
+        return NULL;
+    }
+    return mf;
+}
+
+/* A scalar string attribute (fixed or variable length) as a malloc'ed string, or NULL. */
+static char *attr_string(hid_t loc, const char *obj, const char *name)
+{
+    hid_t attr = H5Aopen_by_name(loc, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t ftype = attr >= 0 ? H5Aget_type(attr) : H5I_INVALID_HID;
+    hid_t mtype = H5I_INVALID_HID;
+    char *out = NULL;
+    if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING) {
+        mtype = H5Tcopy(H5T_C_S1);
+        if (H5Tis_variable_str(ftype) > 0) {
+            char *v = NULL;
+            if (H5Tset_size(mtype, H5T_VARIABLE) >= 0 && H5Aread(attr, mtype, &v) >= 0 && v) {
+                out = malloc(strlen(v) + 1);
+                if (out)
+                    strcpy(out, v);
+                H5free_memory(v);
+            }
+        } else {
+            size_t n = H5Tget_size(ftype);
+            out = calloc(n + 1, 1);
+            if (out && (H5Tset_size(mtype, n + 1) < 0 || H5Aread(attr, mtype, out) < 0)) {
+                free(out);
+                out = NULL;
+            }
+        }
+    }
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return out;
+}
+
+/* The attribute exists, is a string, and equals `expected` (when not NULL). */
+static int attr_string_equals(hid_t loc, const char *obj, const char *name, const char *expected)
+{
+    char *v = attr_string(loc, obj, name);
+    int ok = v && (!expected || strcmp(v, expected) == 0);
+    free(v);
+    return ok;
+}
+
+/* servers = {0, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
+ * servers = 0 is out of the model's range [1, 1e7] -> invalid; with one server,
+ * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. */
+static void test_zvp_sweep_mmc(void)
+{
+    char path[256];
+    const double mu = 2.0;
+    const double servers[] = {0.0, 1.0};
+    double arrival[6];
+    zvp_axis axes[2];
+    zvp_sweep_options opt;
+    zvp_sweep_summary sum;
+    zvp_model_file *mf = mmc_file(mu);
+    const zvp_model *m;
+    zvp_error err;
+    hid_t file, ds, sp, ax[2];
+    double L[12], R[12], U[12], Lq[12], v;
+    uint8_t st[12];
+    hsize_t dims[2];
+    int i, rank;
+    size_t k;
+    char *created;
+    ssize_t open_ids;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    tmp_path(path, sizeof path, "sweep_mmc");
+    m = zvp_model_file_model(mf);
+    for (i = 0; i < 6; i++)
+        arrival[i] = 0.5 * (i + 1);
+    axes[0].name = "servers";
+    axes[0].values = servers;
+    axes[0].n_values = 2;
+    axes[1].name = "arrival_rate_per_s";
+    axes[1].values = arrival;
+    axes[1].n_values = 6;
+    zvp_sweep_options_init(&opt);
+    opt.command = "zvmperf sweep test";
+    opt.block_points = 4; /* several blocks, some splitting a row */
+    zvp_error_clear(&err);
+    open_ids = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
+    CU_ASSERT_EQUAL_FATAL(zvp_sweep_run(mf, axes, 2, path, &opt, &sum, &err), ZVP_SUCCESS);
+    /* every HDF5 handle closed */
+    CU_ASSERT_EQUAL(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), open_ids);
+    CU_ASSERT_EQUAL(sum.points, 12);
+    CU_ASSERT_EQUAL(sum.ok, 3);
+    CU_ASSERT_EQUAL(sum.unstable, 3);
+    CU_ASSERT_EQUAL(sum.invalid, 6);
+    CU_ASSERT(sum.seconds >= 0);
+
+    file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    /* root attributes */
+    CU_ASSERT(attr_string_equals(file, "/", "zvmperf_version", zvp_version()));
+    CU_ASSERT(attr_string_equals(file, "/", "model", "mmc"));
+    CU_ASSERT(attr_string_equals(file, "/", "command", "zvmperf sweep test"));
+    CU_ASSERT(attr_string_equals(file, "/", "model_file", NULL));
+    CU_ASSERT(attr_string_equals(file, "/", "axes", "servers,arrival_rate_per_s"));
+    CU_ASSERT(attr_string_equals(file, "/", "created", NULL));
+    created = attr_string(file, "/", "created");
+    if (created) { /* YYYY-MM-DDTHH:MM:SSZ */
+        CU_ASSERT_EQUAL(strlen(created), 20);
+        CU_ASSERT_EQUAL(created[10], 'T');
+        CU_ASSERT_EQUAL(created[19], 'Z');
+        free(created);
+    }
+    /* fixed parameters with units; swept ones absent */
+    v = 0;
+    CU_ASSERT(H5LTget_attribute_double(file, "/parameters", "service_rate_per_s", &v) >= 0);
+    CU_ASSERT_EQUAL(v, mu);
+    CU_ASSERT(attr_string_equals(file, "/parameters", "service_rate_per_s_units", "1/s"));
+    CU_ASSERT_EQUAL(H5Aexists_by_name(file, "/parameters", "servers", H5P_DEFAULT), 0);
+
+    /* axes: dimension scales with units and the values given */
+    ax[0] = H5Dopen2(file, "/axes/servers", H5P_DEFAULT);
+    ax[1] = H5Dopen2(file, "/axes/arrival_rate_per_s", H5P_DEFAULT);
+    CU_ASSERT_FATAL(ax[0] >= 0 && ax[1] >= 0);
+    CU_ASSERT(H5DSis_scale(ax[0]) > 0);
+    CU_ASSERT(H5DSis_scale(ax[1]) > 0);
+    CU_ASSERT(attr_string_equals(file, "/axes/arrival_rate_per_s", "units", "1/s"));
+    CU_ASSERT(attr_string_equals(file, "/axes/servers", "units", "1"));
+    {
+        double a[6];
+        CU_ASSERT(H5LTread_dataset_double(file, "/axes/arrival_rate_per_s", a) >= 0);
+        CU_ASSERT(memcmp(a, arrival, sizeof a) == 0);
+    }
+
+    /* every output: shape, units, description, scales attached, chunked and deflated */
+    for (k = 0; k < m->n_outputs; k++) {
+        char p[128];
+        hid_t dcpl;
+        int nf, f, deflated = 0;
+        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
+        ds = H5Dopen2(file, p, H5P_DEFAULT);
+        CU_ASSERT_FATAL(ds >= 0);
+        CU_ASSERT(attr_string_equals(file, p, "units", m->outputs[k].unit));
+        CU_ASSERT(attr_string_equals(file, p, "description", NULL));
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 1) == 0);
+        dcpl = H5Dget_create_plist(ds);
+        CU_ASSERT(H5Pget_layout(dcpl) == H5D_CHUNKED);
+        nf = H5Pget_nfilters(dcpl);
+        for (f = 0; f < nf; f++) {
+            unsigned flags, cd[8];
+            size_t ncd = 8;
+            if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &ncd, cd, 0, NULL, NULL) ==
+                H5Z_FILTER_DEFLATE)
+                deflated = 1;
+        }
+        CU_ASSERT(deflated);
+        H5Pclose(dcpl);
+        sp = H5Dget_space(ds);
+        rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+        CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+        H5Sclose(sp);
+        H5Dclose(ds);
+    }
+
+    /* /status: uint8 [2][6], scales attached, codes described */
+    ds = H5Dopen2(file, "/status", H5P_DEFAULT);
+    CU_ASSERT_FATAL(ds >= 0);
+    {
+        hid_t t = H5Dget_type(ds);
+        CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1 &&
+                  H5Tget_sign(t) == H5T_SGN_NONE);
+        H5Tclose(t);
+    }
+    sp = H5Dget_space(ds);
+    rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+    CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+    H5Sclose(sp);
+    CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+    CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+    CU_ASSERT(attr_string_equals(file, "/status", "codes", NULL));
+    H5Dclose(ds);
+    H5Dclose(ax[0]);
+    H5Dclose(ax[1]);
+
+    CU_ASSERT(H5LTread_dataset(file, "/status", H5T_NATIVE_UINT8, st) >= 0);
+    CU_ASSERT(H5LTread_dataset_double(file, "/outputs/mean_in_system", L) >= 0);
+    CU_ASSERT(H5LTread_dataset_double(file, "/outputs/mean_in_queue", Lq) >= 0);
+    CU_ASSERT(H5LTread_dataset_double(file, "/outputs/response_s", R) >= 0);
+    CU_ASSERT(H5LTread_dataset_double(file, "/outputs/utilization", U) >= 0);
+    H5Fclose(file);
+
+    for (i = 0; i < 6; i++) { /* servers = 0: invalid input */
+        CU_ASSERT_EQUAL(st[i], ZVP_POINT_INVALID);
+        CU_ASSERT(isnan(L[i]) && isnan(R[i]) && isnan(U[i]));
+    }
+    for (i = 0; i < 6; i++) { /* one server: M/M/1 */
+        double lambda = arrival[i], rho = lambda / mu;
+        int p = 6 + i;
+        if (rho < 1) {
+            CU_ASSERT_EQUAL(st[p], ZVP_POINT_OK);
+            ZVP_ASSERT_REL(U[p], rho, 1e-12);
+            ZVP_ASSERT_REL(L[p], rho / (1 - rho), 1e-12);
+            ZVP_ASSERT_REL(Lq[p], rho * rho / (1 - rho), 1e-12);
+            ZVP_ASSERT_REL(R[p], 1 / (mu - lambda), 1e-12);
+        } else {
+            CU_ASSERT_EQUAL(st[p], ZVP_POINT_UNSTABLE);
+            CU_ASSERT(isnan(L[p]) && isnan(R[p]) && isnan(U[p]) && isnan(Lq[p]));
+        }
+    }
+    remove(path);
+    zvp_model_file_free(mf);
+}
+
+/* Read every output and /status of a sweep file into one malloc'ed byte buffer. */
+static unsigned char *read_all(const char *path, const zvp_model *m, size_t points, size_t *len)
+{
+    size_t k, per = points * sizeof(double);
+    unsigned char *buf = malloc(per * m->n_outputs + points);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int ok = buf && file >= 0;
+    for (k = 0; ok && k < m->n_outputs; k++) {
+        char p[128];
+        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
+        ok = H5LTread_dataset_double(file, p, (double *)(void *)(buf + k * per)) >= 0;
+    }
+    if (ok)
+        ok = H5LTread_dataset(file, "/status", H5T_NATIVE_UINT8, buf + m->n_outputs * per) >= 0;
+    if (file >= 0)
+        H5Fclose(file);
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    *len = per * m->n_outputs + points;
+    return buf;
+}
+
+/* The same 3-axis sweep with 1, 2 and 3 threads and several block sizes gives the same
+ * bytes; every point equals a direct evaluation at that grid point (row-major order). */
+static void test_zvp_sweep_deterministic(void)
+{
+    static const struct { int threads; uint64_t block; const char *name; } runs[] = {
+        {1, 0, "sweep_det_t1"},    {2, 0, "sweep_det_t2"},         {2, 7, "sweep_det_t2_b7"},
+        {3, 130, "sweep_det_t3_b130"}, {2, 1, "sweep_det_t2_b1"}, {2, 1000000, "sweep_det_t2_big"},
+    };
+    char path[256];
+    const size_t nruns = sizeof runs / sizeof runs[0];
+    double servers[3] = {1, 2, 3}, mu[5], arrival[97];
+    zvp_axis axes[3];
+    zvp_model_file *mf = mmc_file(1.0);
+    const zvp_model *m;
+    unsigned char *ref = NULL;
+    size_t ref_len = 0, r, i, points = 3 * 5 * 97;
+    zvp_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    m = zvp_model_file_model(mf);
+    for (i = 0; i < 5; i++)
+        mu[i] = 1.0 + 0.25 * (double)i;
+    for (i = 0; i < 97; i++)
+        arrival[i] = 0.05 * (double)(i + 1); /* up to 4.85: stable and unstable points */
+    axes[0].name = "servers";
+    axes[0].values = servers;
+    axes[0].n_values = 3;
+    axes[1].name = "service_rate_per_s";
+    axes[1].values = mu;
+    axes[1].n_values = 5;
+    axes[2].name = "arrival_rate_per_s";
+    axes[2].values = arrival;
+    axes[2].n_values = 97;
+
+    for (r = 0; r < nruns; r++) {
+        zvp_sweep_options opt;
+        zvp_sweep_summary sum;
+        unsigned char *got;
+        size_t len = 0;
+        zvp_sweep_options_init(&opt);
+        opt.threads = runs[r].threads;
+        opt.block_points = runs[r].block;
+        tmp_path(path, sizeof path, runs[r].name);
+        zvp_error_clear(&err);
+        CU_ASSERT_EQUAL_FATAL(zvp_sweep_run(mf, axes, 3, path, &opt, &sum, &err), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL(sum.points, points);
+        CU_ASSERT_EQUAL(sum.ok + sum.unstable, points);
+        CU_ASSERT(sum.unstable > 0 && sum.ok > 0);
+        got = read_all(path, m, points, &len);
+        remove(path);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        if (!ref) {
+            ref = got;
+            ref_len = len;
+            continue;
+        }
+        CU_ASSERT_EQUAL(len, ref_len);
+        CU_ASSERT(memcmp(got, ref, len) == 0);
+        free(got);
+    }
+
+    /* point (s, u, a) sits at flat index (s * 5 + u) * 97 + a */
+    if (ref) {
+        size_t per = points * sizeof(double), s, u, a, k;
+        const uint8_t *st = ref + m->n_outputs * per;
+        double params[3], *out = malloc(m->n_outputs * sizeof *out);
+        long is = zvp_model_param_index(m, "servers", NULL);
+        long iu = zvp_model_param_index(m, "service_rate_per_s", NULL);
+        long ia = zvp_model_param_index(m, "arrival_rate_per_s", NULL);
+        int bad = 0;
+        CU_ASSERT_FATAL(out && is >= 0 && iu >= 0 && ia >= 0);
+        for (s = 0; s < 3; s++)
+            for (u = 0; u < 5; u++)
+                for (a = 0; a < 97; a++) {
+                    size_t p = (s * 5 + u) * 97 + a;
+                    int rc;
+                    params[is] = servers[s];
+                    params[iu] = mu[u];
+                    params[ia] = arrival[a];
+                    rc = zvp_model_eval(m, params, out, NULL);
+                    /* stability of M/M/c: lambda < c mu */
+                    bad |= (arrival[a] < servers[s] * mu[u]) != (st[p] == ZVP_POINT_OK);
+                    bad |= (rc == ZVP_SUCCESS ? ZVP_POINT_OK : ZVP_POINT_UNSTABLE) != st[p];
+                    for (k = 0; k < m->n_outputs; k++) {
+                        double g;
+                        memcpy(&g, ref + k * per + p * sizeof(double), sizeof g);
+                        bad |= rc == ZVP_SUCCESS ? g != out[k] : !isnan(g);
+                    }
+                }
+        CU_ASSERT_EQUAL(bad, 0);
+        free(out);
+    }
+    free(ref);
+    zvp_model_file_free(mf);
+}
+
+static void test_zvp_sweep_errors(void)
+{
+    const double one[] = {0.5}, two[] = {0.25, 0.5}, bad[] = {0.5, NAN};
+    zvp_model_file *mf = mmc_file(1.0);
+    zvp_axis axes[9];
+    zvp_sweep_options opt;
+    zvp_sweep_summary sum;
+    zvp_error err;
+    size_t k;
+    ssize_t open_ids;
+    char path[256];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    tmp_path(path, sizeof path, "sweep_err");
+    for (k = 0; k < 9; k++) {
+        axes[k].name = "arrival_rate_per_s";
+        axes[k].values = one;
+        axes[k].n_values = 1;
+    }
+    /* unknown axis name */
+    axes[0].name = "storage_gb";
+    zvp_error_clear(&err);
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, path, NULL, &sum, &err),
+                    ZVP_ENOTFOUND);
+    CU_ASSERT_EQUAL(err.status, ZVP_ENOTFOUND);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_gb"));
+    CU_ASSERT_EQUAL(sum.points, 0);
+    /* duplicate axis */
+    axes[0].name = "arrival_rate_per_s";
+    axes[1].values = two;
+    axes[1].n_values = 2;
+    zvp_error_clear(&err);
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 2, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "arrival_rate_per_s"));
+    /* axis count out of [1, 8] */
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 0, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 9, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    /* empty axis, non-finite value */
+    axes[0].n_values = 0;
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    axes[0].values = bad;
+    axes[0].n_values = 2;
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    axes[0].values = two;
+    /* negative thread count */
+    zvp_sweep_options_init(&opt);
+    opt.threads = -1;
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, path, &opt, NULL, &err),
+                    ZVP_EINVAL);
+    /* NULL arguments */
+    CU_ASSERT_EQUAL(zvp_sweep_run(NULL, axes, 1, path, NULL, NULL, &err),
+                    ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, NULL, NULL, NULL, NULL), ZVP_EINVAL);
+    /* unwritable path: HDF5 failure -> ZVP_EIO naming the path */
+    zvp_error_clear(&err);
+    open_ids = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
+    CU_ASSERT_EQUAL(
+        zvp_sweep_run(mf, axes, 1, ZVP_TEST_TMPDIR "/nonexistent_dir/x.h5", NULL, NULL, &err),
+        ZVP_EIO);
+    CU_ASSERT_EQUAL(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), open_ids);
+    CU_ASSERT_EQUAL(err.status, ZVP_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "nonexistent_dir/x.h5"));
+    /* and it still works afterwards (rho = 0.25 and 0.5: both stable) */
+    CU_ASSERT_EQUAL(zvp_sweep_run(mf, axes, 1, path, NULL, &sum, &err),
+                    ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(sum.points, 2);
+    CU_ASSERT_EQUAL(sum.ok, 2);
+    remove(path);
+    zvp_model_file_free(mf);
+}
+
+int zvp_test_register_sweep(void)
+{
+    CU_pSuite s = CU_add_suite("sweep", NULL, NULL);
+    if (!s)
+        return (int)CU_get_error();
+    if (!CU_add_test(s, "axis_parse_range", test_zvp_axis_parse_range) ||
+        !CU_add_test(s, "axis_parse_list", test_zvp_axis_parse_list) ||
+        !CU_add_test(s, "axis_parse_errors", test_zvp_axis_parse_errors) ||
+        !CU_add_test(s, "sweep_options_init", test_zvp_sweep_options_init) ||
+        !CU_add_test(s, "sweep_mmc", test_zvp_sweep_mmc) ||
+        !CU_add_test(s, "sweep_deterministic", test_zvp_sweep_deterministic) ||
+        !CU_add_test(s, "sweep_errors", test_zvp_sweep_errors))
+        return (int)CU_get_error();
+    return 0;
+}
