@@ -147,8 +147,21 @@ void zvp_fit_free(zvp_fit *fit)
     free(fit->join_key);
     free(fit->base_path);
     free(fit->output_path);
-    zvp_table_free(fit->data);
+    for (size_t k = 0; k < fit->n_data; k++) {
+        if (fit->data_paths)
+            free(fit->data_paths[k]);
+        if (fit->data)
+            zvp_table_free(fit->data[k]);
+    }
+    free(fit->data_paths);
+    free(fit->data);
     zvp_table_free(fit->join);
+    free(fit->where);
+    for (size_t k = 0; k < fit->n_where; k++) {
+        free(fit->wheres[k].column);
+        free(fit->wheres[k].value);
+    }
+    free(fit->wheres);
     free(fit->fixed_index);
     free(fit->fixed_value);
     for (size_t i = 0; i < fit->n_inputs; i++)
@@ -178,7 +191,7 @@ static int find_column(const zvp_fit *fit, const char *section, const char *key,
     long j;
     zvp_error_clear(&e1);
     zvp_error_clear(&e2);
-    j = zvp_table_col_index(fit->data, column, &e1);
+    j = zvp_table_col_index(fit->data[0], column, &e1);
     if (j >= 0) {
         *table = 0;
         *col = (size_t)j;
@@ -240,7 +253,8 @@ static int claim_param(const zvp_fit *fit, int *roles, size_t index, int role, c
 /* [fit] keys. */
 static int parse_fit_section(zvp_fit *fit, const ini_ctx *c, const char **model_name,
                              const char **data, const char **join, const char **join_key,
-                             const char **base, const char **output, zvp_error *err)
+                             const char **base, const char **output, const char **where,
+                             zvp_error *err)
 {
     const char *starts = NULL, *residual = NULL;
     for (size_t i = 0; i < c->n; i++) {
@@ -264,10 +278,12 @@ static int parse_fit_section(zvp_fit *fit, const ini_ctx *c, const char **model_
             slot = &starts;
         else if (!strcmp(x->name, "residual"))
             slot = &residual;
+        else if (!strcmp(x->name, "where"))
+            slot = where;
         else
             return zvp_fail(err, ZVP_EPARSE,
-                            "%s: [fit] %s = %s: unknown key (model, data, join, join_key, base, "
-                            "output, starts, residual)", fit->path, x->name, x->value);
+                            "%s: [fit] %s = %s: unknown key (model, data, join, join_key, where, "
+                            "base, output, starts, residual)", fit->path, x->name, x->value);
         if (*slot)
             return zvp_fail(err, ZVP_EPARSE, "%s: [fit] %s = %s: key given twice", fit->path,
                             x->name, x->value);
@@ -450,44 +466,245 @@ static int parse_param_sections(zvp_fit *fit, const ini_ctx *c, int *roles, zvp_
     return ZVP_SUCCESS;
 }
 
-/* Index of the first data column holding text (a non-empty cell that is not a number), or
- * -1. */
-static long first_text_column(const zvp_table *t)
+/* Copy of s[0..len) without leading and trailing spaces and tabs; NULL if out of memory. */
+static char *dup_trimmed(const char *s, size_t len)
 {
-    for (size_t j = 0; j < zvp_table_cols(t); j++)
-        for (size_t i = 0; i < zvp_table_rows(t); i++)
-            if (zvp_table_text(t, i, j)[0] != '\0' && isnan(zvp_table_value(t, i, j)))
+    char *out;
+    while (len > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        len--;
+    }
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
+    out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return out;
+}
+
+/* [fit] data = a.csv[, b.csv ...]: fit->data_paths (resolved) and fit->data_path (the
+ * resolved paths joined with ", "). */
+static int parse_data_list(zvp_fit *fit, const char *data, zvp_error *err)
+{
+    size_t n = 1, len = 0;
+    const char *p = data;
+    for (const char *q = data; *q; q++)
+        n += *q == ',';
+    fit->data_paths = calloc(n, sizeof *fit->data_paths);
+    fit->data = calloc(n, sizeof *fit->data);
+    if (!fit->data_paths || !fit->data)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+    fit->n_data = n;
+    for (size_t k = 0; k < n; k++) {
+        const char *comma = strchr(p, ',');
+        char *name = dup_trimmed(p, comma ? (size_t)(comma - p) : strlen(p));
+        if (!name)
+            return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+        if (name[0] == '\0') {
+            free(name);
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [fit] data = %s: file %zu of the list is empty (expected "
+                            "<csv file>[, <csv file> ...])", fit->path, data, k + 1);
+        }
+        fit->data_paths[k] = resolve_path(fit->path, name);
+        free(name);
+        if (!fit->data_paths[k])
+            return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+        len += strlen(fit->data_paths[k]) + 2;
+        p = comma ? comma + 1 : p;
+    }
+    fit->data_path = malloc(len + 1);
+    if (!fit->data_path)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+    fit->data_path[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            strcat(fit->data_path, ", ");
+        strcat(fit->data_path, fit->data_paths[k]);
+    }
+    return ZVP_SUCCESS;
+}
+
+/* Read the data files; a second or later file must have the first one's header (same column
+ * names and units, in order): the tables are concatenated. */
+static int load_data(zvp_fit *fit, const char *data, zvp_error *err)
+{
+    zvp_error e;
+    zvp_error_clear(&e);
+    for (size_t k = 0; k < fit->n_data; k++) {
+        const zvp_table *a = fit->data[0], *b;
+        if (zvp_table_read(fit->data_paths[k], &fit->data[k], &e))
+            return fail_from(err, &e, "%s: [fit] data = %s", fit->path, data);
+        b = fit->data[k];
+        if (k == 0)
+            continue;
+        if (zvp_table_cols(a) != zvp_table_cols(b))
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [fit] data = %s: %s has %zu columns and %s has %zu; "
+                            "concatenated tables need identical headers", fit->path, data,
+                            fit->data_paths[0], zvp_table_cols(a), fit->data_paths[k],
+                            zvp_table_cols(b));
+        for (size_t j = 0; j < zvp_table_cols(a); j++)
+            if (strcmp(zvp_table_col_name(a, j), zvp_table_col_name(b, j)) != 0 ||
+                strcmp(zvp_table_col_unit(a, j), zvp_table_col_unit(b, j)) != 0)
+                return zvp_fail(err, ZVP_EPARSE,
+                                "%s: [fit] data = %s: column %zu is '%s [%s]' in %s but '%s [%s]' "
+                                "in %s; concatenated tables need identical headers", fit->path,
+                                data, j + 1, zvp_table_col_name(a, j), zvp_table_col_unit(a, j),
+                                fit->data_paths[0], zvp_table_col_name(b, j),
+                                zvp_table_col_unit(b, j), fit->data_paths[k]);
+    }
+    return ZVP_SUCCESS;
+}
+
+/* A column is numeric when it has a non-empty cell and every non-empty cell is a number (in
+ * every data file for a data column). */
+static int column_is_numeric(const zvp_fit *fit, int table, size_t col)
+{
+    size_t nt = table ? 1 : fit->n_data, filled = 0;
+    for (size_t k = 0; k < nt; k++) {
+        const zvp_table *t = table ? fit->join : fit->data[k];
+        for (size_t i = 0; i < zvp_table_rows(t); i++) {
+            if (zvp_table_text(t, i, col)[0] == '\0')
+                continue;
+            if (isnan(zvp_table_value(t, i, col)))
+                return 0;
+            filled++;
+        }
+    }
+    return filled > 0;
+}
+
+/* [fit] where = <column> = <value>[; <column> = <value> ...] -> fit->wheres. */
+static int parse_where(zvp_fit *fit, zvp_error *err)
+{
+    const char *w = fit->where, *p = w;
+    size_t n = 1;
+    for (const char *q = w; *q; q++)
+        n += *q == ';';
+    fit->wheres = calloc(n, sizeof *fit->wheres);
+    if (!fit->wheres)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+    for (size_t k = 0; k < n; k++) {
+        const char *semi = strchr(p, ';');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        zvp_fit_where *c = &fit->wheres[k];
+        int st;
+        if (!eq)
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [fit] where = %s: condition %zu '%.*s' is not <column> = <value> "
+                            "(conditions are separated by ';')", fit->path, w, k + 1, (int)len, p);
+        c->column = dup_trimmed(p, (size_t)(eq - p));
+        c->value = dup_trimmed(eq + 1, len - (size_t)(eq - p) - 1);
+        fit->n_where++;
+        if (!c->column || !c->value)
+            return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+        if (c->column[0] == '\0' || c->value[0] == '\0')
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [fit] where = %s: condition %zu '%.*s' has an empty %s", fit->path,
+                            w, k + 1, (int)len, p, c->column[0] == '\0' ? "column" : "value");
+        st = find_column(fit, "fit", "where", c->column, &c->table, &c->col, err);
+        if (st)
+            return st;
+        c->numeric = column_is_numeric(fit, c->table, c->col);
+        if (c->numeric && zvp_parse_double(c->value, &c->number))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: [fit] where = %s: column %s holds numbers, '%s' is not a number",
+                            fit->path, w, c->column, c->value);
+        p = semi ? semi + 1 : p;
+    }
+    return ZVP_SUCCESS;
+}
+
+/* Candidate rows: every row of every data file, in file order. */
+typedef struct fit_rows {
+    size_t n;
+    size_t *file;      /* [n] data file index */
+    size_t *row;       /* [n] row in that file */
+    size_t *partner;   /* [n] join table row (0 without a join) */
+    size_t *keep;      /* [kept] candidate indices that pass the where filter */
+    size_t kept;
+} fit_rows;
+
+static const zvp_table *cell_table(const zvp_fit *fit, const fit_rows *fr, size_t c, int table,
+                                   size_t *row)
+{
+    *row = table ? fr->partner[c] : fr->row[c];
+    return table ? fit->join : fit->data[fr->file[c]];
+}
+
+static int where_holds(const zvp_fit *fit, const fit_rows *fr, size_t c)
+{
+    for (size_t k = 0; k < fit->n_where; k++) {
+        const zvp_fit_where *w = &fit->wheres[k];
+        size_t r;
+        const zvp_table *t = cell_table(fit, fr, c, w->table, &r);
+        if (w->numeric ? !(zvp_table_value(t, r, w->col) == w->number)
+                       : strcmp(zvp_table_text(t, r, w->col), w->value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Label column: the first data column holding text (a non-empty cell that is not a number)
+ * in the rows left, among the columns not named in `where` (those are constant over the rows
+ * left); -1 if none. */
+static long label_column(const zvp_fit *fit, const fit_rows *fr)
+{
+    for (size_t j = 0; j < zvp_table_cols(fit->data[0]); j++) {
+        int filtered = 0;
+        for (size_t k = 0; k < fit->n_where; k++)
+            filtered |= fit->wheres[k].table == 0 && fit->wheres[k].col == j;
+        if (filtered)
+            continue;
+        for (size_t i = 0; i < fr->kept; i++) {
+            size_t r;
+            const zvp_table *t = cell_table(fit, fr, fr->keep[i], 0, &r);
+            if (zvp_table_text(t, r, j)[0] != '\0' && isnan(zvp_table_value(t, r, j)))
                 return (long)j;
+        }
+    }
     return -1;
 }
 
-/* Join, then build the per-row parameter vectors, measured values and labels. */
+/* Join every data row, apply the where filter, then build the per-row parameter vectors,
+ * measured values and labels of the rows left. Messages give rows as <file> row <n>. */
 static int assemble_rows(zvp_fit *fit, zvp_error *err)
 {
     const zvp_model *m = fit->model;
-    size_t rows = zvp_table_rows(fit->data), np = m->n_params;
-    size_t *partner = NULL;
-    long kd = -1, kj = -1, label_col = first_text_column(fit->data);
+    size_t np = m->n_params;
+    fit_rows fr;
+    long kd = -1, kj = -1, label_col;
     int st = ZVP_SUCCESS;
     zvp_error e;
     zvp_error_clear(&e);
+    memset(&fr, 0, sizeof fr);
 
-    if (rows == 0)
+    for (size_t k = 0; k < fit->n_data; k++)
+        fr.n += zvp_table_rows(fit->data[k]);
+    if (fr.n == 0)
         return zvp_fail(err, ZVP_EINVAL, "%s: data = %s has no data rows", fit->path,
                         fit->data_path);
-    partner = calloc(rows, sizeof *partner);
-    fit->row_params = malloc(rows * np * sizeof *fit->row_params);
-    fit->measured = malloc(rows * fit->n_match * sizeof *fit->measured);
-    fit->labels = calloc(rows, sizeof *fit->labels);
-    if (!partner || !fit->row_params || !fit->measured || !fit->labels) {
-        free(partner);
-        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+    fr.file = malloc(fr.n * sizeof *fr.file);
+    fr.row = malloc(fr.n * sizeof *fr.row);
+    fr.partner = calloc(fr.n, sizeof *fr.partner);
+    fr.keep = malloc(fr.n * sizeof *fr.keep);
+    if (!fr.file || !fr.row || !fr.partner || !fr.keep) {
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+        goto done;
     }
-    fit->n_rows = rows;
+    for (size_t k = 0, c = 0; k < fit->n_data; k++)
+        for (size_t i = 0; i < zvp_table_rows(fit->data[k]); i++, c++) {
+            fr.file[c] = k;
+            fr.row[c] = i;
+        }
 
     if (fit->join) {
         size_t jr = zvp_table_rows(fit->join);
-        kd = zvp_table_col_index(fit->data, fit->join_key, &e);
+        kd = zvp_table_col_index(fit->data[0], fit->join_key, &e);
         if (kd < 0) {
             st = fail_from(err, &e, "%s: [fit] join_key = %s: in %s", fit->path, fit->join_key,
                            fit->data_path);
@@ -515,13 +732,14 @@ static int assemble_rows(zvp_fit *fit, zvp_error *err)
                     goto done;
                 }
         }
-        for (size_t i = 0; i < rows; i++) {
-            double k = zvp_table_value(fit->data, i, (size_t)kd);
-            size_t a;
+        for (size_t c = 0; c < fr.n; c++) {
+            const zvp_table *t = fit->data[fr.file[c]];
+            size_t i = fr.row[c], a;
+            double k = zvp_table_value(t, i, (size_t)kd);
             if (isnan(k)) {
                 st = zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
-                              fit->data_path, fit->join_key,
-                              zvp_table_text(fit->data, i, (size_t)kd), i + 1);
+                              fit->data_paths[fr.file[c]], fit->join_key,
+                              zvp_table_text(t, i, (size_t)kd), i + 1);
                 goto done;
             }
             for (a = 0; a < jr; a++)
@@ -530,25 +748,48 @@ static int assemble_rows(zvp_fit *fit, zvp_error *err)
             if (a == jr) {
                 st = zvp_fail(err, ZVP_EPARSE,
                               "%s: [fit] join_key = %s: row %zu of %s has %s = %s, which %s "
-                              "does not have", fit->path, fit->join_key, i + 1, fit->data_path,
-                              fit->join_key, zvp_table_text(fit->data, i, (size_t)kd),
-                              fit->join_path);
+                              "does not have", fit->path, fit->join_key, i + 1,
+                              fit->data_paths[fr.file[c]], fit->join_key,
+                              zvp_table_text(t, i, (size_t)kd), fit->join_path);
                 goto done;
             }
-            partner[i] = a;
+            fr.partner[c] = a;
         }
     }
 
-    for (size_t i = 0; i < rows; i++) {
+    for (size_t c = 0; c < fr.n; c++)
+        if (where_holds(fit, &fr, c))
+            fr.keep[fr.kept++] = c;
+    if (fr.kept == 0) {
+        st = zvp_fail(err, ZVP_EINVAL, "%s: [fit] where = %s leaves no rows (of %zu in %s)",
+                      fit->path, fit->where, fr.n, fit->data_path);
+        goto done;
+    }
+    label_col = label_column(fit, &fr);
+
+    fit->row_params = malloc(fr.kept * np * sizeof *fit->row_params);
+    fit->measured = malloc(fr.kept * fit->n_match * sizeof *fit->measured);
+    fit->labels = calloc(fr.kept, sizeof *fit->labels);
+    if (!fit->row_params || !fit->measured || !fit->labels) {
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
+        goto done;
+    }
+    fit->n_rows = fr.kept;
+
+    for (size_t i = 0; i < fr.kept; i++) {
+        size_t c = fr.keep[i], dr = fr.row[c];
+        const zvp_table *dt = fit->data[fr.file[c]];
+        const char *dfile = fit->data_paths[fr.file[c]];
         double *p = fit->row_params + i * np;
         char buf[128];
         if (label_col >= 0)
-            snprintf(buf, sizeof buf, "%s", zvp_table_text(fit->data, i, (size_t)label_col));
+            snprintf(buf, sizeof buf, "%s", zvp_table_text(dt, dr, (size_t)label_col));
         else if (fit->join)
-            snprintf(buf, sizeof buf, "%s=%s", fit->join_key,
-                     zvp_table_text(fit->data, i, (size_t)kd));
+            snprintf(buf, sizeof buf, "%s=%s", fit->join_key, zvp_table_text(dt, dr, (size_t)kd));
+        else if (fit->n_data == 1)
+            snprintf(buf, sizeof buf, "row %zu", dr + 1);
         else
-            snprintf(buf, sizeof buf, "row %zu", i + 1);
+            snprintf(buf, sizeof buf, "file %zu row %zu", fr.file[c] + 1, dr + 1);
         fit->labels[i] = zvp_strdup(buf);
         if (!fit->labels[i]) {
             st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);
@@ -557,13 +798,13 @@ static int assemble_rows(zvp_fit *fit, zvp_error *err)
         memcpy(p, fit->base_params, np * sizeof *p);
         for (size_t k = 0; k < fit->n_inputs; k++) {
             const zvp_fit_input *in = &fit->inputs[k];
-            const zvp_table *t = in->table ? fit->join : fit->data;
-            size_t r = in->table ? partner[i] : i;
+            size_t r;
+            const zvp_table *t = cell_table(fit, &fr, c, in->table, &r);
             double v = zvp_table_value(t, r, in->col);
             if (isnan(v)) {
                 st = zvp_fail(err, ZVP_EINVAL,
-                              "%s: [inputs] %s = %s: row %zu (%s) has '%s', not a number",
-                              fit->path, m->params[in->index].name, in->column, i + 1,
+                              "%s: [inputs] %s = %s: row %zu of %s (%s) has '%s', not a number",
+                              fit->path, m->params[in->index].name, in->column, dr + 1, dfile,
                               fit->labels[i], zvp_table_text(t, r, in->col));
                 goto done;
             }
@@ -572,27 +813,28 @@ static int assemble_rows(zvp_fit *fit, zvp_error *err)
         for (size_t k = 0; k < fit->n_free; k++)
             p[fit->free[k].index] = fit->free[k].start;
         if (zvp_model_check_params(m, p, &e)) {
-            st = fail_from(err, &e, "%s: row %zu (%s), free parameters at their starts", fit->path,
-                           i + 1, fit->labels[i]);
+            st = fail_from(err, &e, "%s: row %zu of %s (%s), free parameters at their starts",
+                           fit->path, dr + 1, dfile, fit->labels[i]);
             goto done;
         }
         for (size_t j = 0; j < fit->n_match; j++) {
             const zvp_fit_match *mt = &fit->match[j];
-            const zvp_table *t = mt->table ? fit->join : fit->data;
-            size_t r = mt->table ? partner[i] : i;
+            size_t r;
+            const zvp_table *t = cell_table(fit, &fr, c, mt->table, &r);
             double y = zvp_table_value(t, r, mt->col);
             if (isnan(y) && zvp_table_text(t, r, mt->col)[0] != '\0') {
                 st = zvp_fail(err, ZVP_EPARSE,
-                              "%s: [match] %s = %s: row %zu (%s) has '%s', not a number",
-                              fit->path, m->outputs[mt->index].name, mt->column, i + 1,
+                              "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number",
+                              fit->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile,
                               fit->labels[i], zvp_table_text(t, r, mt->col));
                 goto done;
             }
             if (!fit->residual_absolute && y == 0.0) {
                 st = zvp_fail(err, ZVP_EINVAL,
-                              "%s: [match] %s = %s: row %zu (%s) measures 0, which a relative "
-                              "residual cannot use (set residual = absolute)", fit->path,
-                              m->outputs[mt->index].name, mt->column, i + 1, fit->labels[i]);
+                              "%s: [match] %s = %s: row %zu of %s (%s) measures 0, which a "
+                              "relative residual cannot use (set residual = absolute)", fit->path,
+                              m->outputs[mt->index].name, mt->column, dr + 1, dfile,
+                              fit->labels[i]);
                 goto done;
             }
             fit->measured[i * fit->n_match + j] = y;
@@ -605,7 +847,10 @@ static int assemble_rows(zvp_fit *fit, zvp_error *err)
                       "%s: %zu measured cells for %zu free parameters: need at least as many "
                       "cells as free parameters", fit->path, fit->n_measured, fit->n_free);
 done:
-    free(partner);
+    free(fr.file);
+    free(fr.row);
+    free(fr.partner);
+    free(fr.keep);
     return st;
 }
 
@@ -616,7 +861,7 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
     zvp_error e;
     int st, rc, *roles = NULL;
     const char *model_name = NULL, *data = NULL, *join = NULL, *join_key = NULL, *base = NULL,
-               *output = NULL;
+               *output = NULL, *where = NULL;
     FILE *fp;
 
     if (!out)
@@ -629,12 +874,16 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
     if (!fp)
         return zvp_fail(err, ZVP_EIO, "%s: cannot open fit file: %s", path, strerror(errno));
     /* libinih reads lines into a fixed buffer (INI_MAX_LINE, 200 bytes in Debian's build)
-     * and splits longer ones; refuse them with a clear message instead */
+     * and splits longer ones; refuse them with a clear message instead. It also ends a value
+     * at a ';' that follows a blank (inline comment), which would silently drop the rest of
+     * a `where` condition list: refuse that too. */
     {
         char *line = NULL;
         size_t cap = 0, lineno = 0;
         ssize_t len;
+        int in_fit = 0;
         while ((len = getline(&line, &cap, fp)) != -1) {
+            const char *s = line, *eq;
             lineno++;
             if (len > ZVP_FIT_MAX_LINE) {
                 free(line);
@@ -643,6 +892,32 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
                                 "%s:%zu: line of %zd bytes is longer than the INI reader's limit "
                                 "of %d", path, lineno, len, ZVP_FIT_MAX_LINE);
             }
+            while (*s == ' ' || *s == '\t')
+                s++;
+            if (*s == '[') {
+                in_fit = !strncmp(s, "[fit]", 5);
+                continue;
+            }
+            eq = s + strcspn(s, "=:");
+            if (!in_fit || *eq == '\0' || *s == ';' || *s == '#')
+                continue;
+            {
+                size_t klen = (size_t)(eq - s);
+                while (klen > 0 && (s[klen - 1] == ' ' || s[klen - 1] == '\t'))
+                    klen--;
+                if (klen != 5 || strncmp(s, "where", 5) != 0)
+                    continue;
+            }
+            for (const char *q = eq + 1; *q; q++)
+                if (*q == ';' && (q[-1] == ' ' || q[-1] == '\t')) {
+                    free(line);
+                    fclose(fp);
+                    return zvp_fail(err, ZVP_EPARSE,
+                                    "%s:%zu: [fit] where: a ';' after a blank starts an INI "
+                                    "comment and would drop the rest of the conditions; write "
+                                    "'a = 1; b = 2' (no blank before ';') and put comments on "
+                                    "their own line", path, lineno);
+                }
         }
         free(line);
         if (ferror(fp) || fseek(fp, 0L, SEEK_SET) != 0) {
@@ -678,7 +953,8 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
         ini_ctx_free(&c);
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     }
-    st = parse_fit_section(fit, &c, &model_name, &data, &join, &join_key, &base, &output, err);
+    st = parse_fit_section(fit, &c, &model_name, &data, &join, &join_key, &base, &output, &where,
+                           err);
     if (st)
         goto fail;
     fit->model = zvp_model_find(model_name, &e);
@@ -686,14 +962,17 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
         st = fail_from(err, &e, "%s: [fit] model = %s", path, model_name);
         goto fail;
     }
-    fit->data_path = resolve_path(path, data);
+    st = parse_data_list(fit, data, err);
+    if (st)
+        goto fail;
+    fit->where = where ? zvp_strdup(where) : NULL;
     fit->join_path = join ? resolve_path(path, join) : NULL;
     fit->join_key = join_key ? zvp_strdup(join_key) : NULL;
     fit->base_path = base ? resolve_path(path, base) : NULL;
     fit->output_path = output ? resolve_path(path, output) : NULL;
     fit->base_params = malloc(fit->model->n_params * sizeof *fit->base_params + 1);
     roles = calloc(fit->model->n_params + 1, sizeof *roles);
-    if (!fit->data_path || (join && (!fit->join_path || !fit->join_key)) ||
+    if ((where && !fit->where) || (join && (!fit->join_path || !fit->join_key)) ||
         (base && !fit->base_path) || (output && !fit->output_path) || !fit->base_params ||
         !roles) {
         st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
@@ -718,17 +997,20 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
                fit->model->n_params * sizeof *fit->base_params);
         zvp_model_file_free(mf);
     }
-    st = zvp_table_read(fit->data_path, &fit->data, &e);
-    if (st) {
-        st = fail_from(err, &e, "%s: [fit] data = %s", path, data);
+    st = load_data(fit, data, err);
+    if (st)
         goto fail;
-    }
     if (join) {
         st = zvp_table_read(fit->join_path, &fit->join, &e);
         if (st) {
             st = fail_from(err, &e, "%s: [fit] join = %s", path, join);
             goto fail;
         }
+    }
+    if (where) {
+        st = parse_where(fit, err);
+        if (st)
+            goto fail;
     }
     st = parse_param_sections(fit, &c, roles, err);
     if (st)
@@ -839,6 +1121,7 @@ static void result_free_arrays(zvp_fit_result *r)
     free(r->join_path);
     free(r->join_key);
     free(r->base_path);
+    free(r->where);
     free(r->param_index);
     free(r->output_index);
     free(r->lo);
@@ -971,6 +1254,8 @@ static int result_model_file(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
         PROV("join_file", fit->join_path);
         PROV("join_key", fit->join_key);
     }
+    if (fit->where)
+        PROV("where", fit->where);
     if (fit->base_path)
         PROV("base_file", fit->base_path);
     if (gmtime_r(&now, &tmv) && strftime(val, sizeof val, "%Y-%m-%dT%H:%M:%SZ", &tmv) > 0)
@@ -1154,6 +1439,7 @@ int zvp_fit_run(const zvp_fit *fit, zvp_fit_result **out, zvp_error *err)
     r->join_path = fit->join_path ? zvp_strdup(fit->join_path) : NULL;
     r->join_key = fit->join_key ? zvp_strdup(fit->join_key) : NULL;
     r->base_path = fit->base_path ? zvp_strdup(fit->base_path) : NULL;
+    r->where = fit->where ? zvp_strdup(fit->where) : NULL;
     r->param_index = malloc(p * sizeof *r->param_index);
     r->output_index = malloc(nm * sizeof *r->output_index);
     r->lo = malloc(p * sizeof(double));
@@ -1172,7 +1458,8 @@ int zvp_fit_run(const zvp_fit *fit, zvp_fit_result **out, zvp_error *err)
     r->cells = malloc(nm * sizeof(size_t));
     r->labels = calloc(fit->n_rows, sizeof(char *));
     if (!r->fit_path || !r->data_path || (fit->join_path && (!r->join_path || !r->join_key)) ||
-        (fit->base_path && !r->base_path) || !r->param_index || !r->output_index || !r->lo ||
+        (fit->base_path && !r->base_path) || (fit->where && !r->where) || !r->param_index ||
+        !r->output_index || !r->lo ||
         !r->hi || !r->start || !r->flags || !r->estimates || !r->stderrs || !r->covariance || !r->measured ||
         !r->fitted || !r->residual || !r->r2 || !r->rmse || !r->mape || !r->cells || !r->labels) {
         st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", fit->path);

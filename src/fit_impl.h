@@ -37,6 +37,15 @@ typedef struct zvp_fit_input {
     size_t col;            /* column index in that table */
 } zvp_fit_input;
 
+/* One condition of [fit] where = <column> = <value>[; ...]. */
+typedef struct zvp_fit_where {
+    char *column, *value;  /* trimmed */
+    int table;             /* 0 = data, 1 = join */
+    size_t col;
+    int numeric;           /* 1: the column is numeric (compare number), 0: text (compare string) */
+    double number;         /* value as a number when numeric */
+} zvp_fit_where;
+
 typedef struct zvp_fit_match {
     size_t index;          /* output index in the model descriptor */
     char *column;
@@ -48,8 +57,16 @@ typedef struct zvp_fit_match {
 struct zvp_fit {
     char *path;            /* fit file as given */
     const zvp_model *model;
-    char *data_path, *join_path, *join_key, *base_path, *output_path; /* resolved; NULL if absent */
-    zvp_table *data, *join;
+    /* data_path: the resolved data files joined with ", " (messages, provenance); the others
+     * resolved, NULL if absent */
+    char *data_path, *join_path, *join_key, *base_path, *output_path;
+    size_t n_data;         /* data files (concatenated; identical headers) */
+    char **data_paths;     /* [n_data] resolved */
+    zvp_table **data;      /* [n_data]; columns are looked up in data[0] */
+    zvp_table *join;
+    char *where;           /* [fit] where as given, NULL if absent */
+    size_t n_where;
+    zvp_fit_where *wheres; /* [n_where] */
     size_t starts;
     int residual_absolute; /* 0: relative (default), 1: absolute */
 
@@ -63,7 +80,7 @@ struct zvp_fit {
     size_t n_match;
     zvp_fit_match *match;
 
-    /* assembled rows (after the join) */
+    /* assembled rows (after the join and the where filter) */
     size_t n_rows;
     double *base_params;   /* [n_params]: defaults, base file, [fixed] */
     double *row_params;    /* [n_rows * n_params]: base_params plus [inputs] (free at start) */
@@ -86,6 +103,7 @@ const char *zvp_fit_start_outcome(const zvp_fit_start_info *s);
 struct zvp_fit_result {
     const zvp_model *model;
     char *fit_path, *data_path, *join_path, *join_key, *base_path;
+    char *where;           /* [fit] where, NULL if absent */
     int residual_absolute;
     size_t p, n_rows, n_match, n_measured, n_starts, best_start;
     size_t *param_index;   /* [p] */

@@ -105,6 +105,8 @@ void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp)
     fprintf(fp, "  model      %s\n", m->name);
     fprintf(fp, "  fit file   %s\n", res->fit_path);
     fprintf(fp, "  data       %s\n", res->data_path);
+    if (res->where)
+        fprintf(fp, "  where      %s\n", res->where);
     if (res->join_path)
         fprintf(fp, "  join       %s (on %s)\n", res->join_path, res->join_key);
     if (res->base_path)
@@ -377,6 +379,8 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
     STEP("/ model", set_attr_string(f, "/", "model", m->name));
     STEP("/ fit_file", set_attr_string(f, "/", "fit_file", res->fit_path));
     STEP("/ data_file", set_attr_string(f, "/", "data_file", res->data_path));
+    if (res->where)
+        STEP("/ where", set_attr_string(f, "/", "where", res->where));
     if (res->join_path) {
         STEP("/ join_file", set_attr_string(f, "/", "join_file", res->join_path));
         STEP("/ join_key", set_attr_string(f, "/", "join_key", res->join_key));

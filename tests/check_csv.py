@@ -10,6 +10,15 @@ written relative to the repository root, e.g. ../shared/reports/000_....txt). If
 directory does not exist it prints a notice and exits 0 ("skipped"); a CSV whose report file is
 missing is reported as SKIP.
 
+Files re-arranged from another CSV ('# source: <report>, via <csv>', e.g. the fit tables
+001_fit_overcommit.csv and 002_fit_fsio.csv, whose '# layout:' is free text) get the format
+check, the '# report:' check, and a value check instead of the layout checks: every numeric
+cell must equal, as a decimal string, a transcribed number of the via CSV (a cell of one of its
+numeric columns; in a text-layout via CSV only its value column) or a number printed in the
+report (read as in the token check below). The via CSV must be in the same directory, must not
+itself be a via file and must name the same report; it is checked on its own line. A number
+derived from the printed ones (8 % written as the ratio 1.08, 300 MiB written in GiB) fails.
+
 Checks applied to every CSV:
   * format: '#' comment lines, one header row of `name` or `name [unit]` cells (snake_case,
     unique), data rows with as many cells as the header, no quote characters;
@@ -470,17 +479,78 @@ CHECKS = {'transposed': check_transposed, 'rows': check_rows, 'blocks': check_bl
           'lines': check_lines}
 
 
+VIA_RE = re.compile(r'(.+?), via (\S+\.csv)')
+
+
+def transcribed_values(csv):
+    """Normalised decimal strings of the transcribed numbers of a checked CSV: the cells of its
+    numeric columns (only the value column in the text layout, as in the token check)."""
+    names, _, numeric = check_format(csv)
+    layout = csv.one('layout')
+    out = set()
+    for j, name in enumerate(names):
+        if not numeric[j] or (layout == 'text' and name != 'value'):
+            continue
+        for _, cells in csv.rows:
+            m = CELL_RE.fullmatch(cells[j])
+            if cells[j] != '' and m and m.group(3) is None:
+                out.add(norm_token(m.group(1), m.group(2)))
+    return out
+
+
+def check_via(csv, report_path, report_text, via_name):
+    """A CSV re-arranged from another CSV of the same report: every numeric cell is a number
+    of the via CSV or of the report text."""
+    via_path = os.path.join(os.path.dirname(csv.path), via_name)
+    if os.path.basename(via_name) != via_name or not os.path.isfile(via_path):
+        raise Problem('%s: via CSV %s not found next to it' % (csv.path, via_name))
+    via = Csv(via_path)
+    via_source = via.one('source')
+    if VIA_RE.fullmatch(via_source):
+        raise Problem('%s: via CSV %s is itself a via file' % (csv.path, via_name))
+    if os.path.basename(via_source) != os.path.basename(report_path):
+        raise Problem('%s: via CSV %s has source %s, not the report %s'
+                      % (csv.path, via_name, via_source, os.path.basename(report_path)))
+    try:
+        via_values = transcribed_values(via)
+    except Problem as e:
+        raise Problem('%s: via CSV %s: %s' % (csv.path, via_name, e))
+    names, units, numeric = check_format(csv)
+    printed = {v for v, _ in tokens(report_text)}
+    problems = []
+    for j, name in enumerate(names):
+        if not numeric[j]:
+            continue
+        for no, cells in csv.rows:
+            m = CELL_RE.fullmatch(cells[j])
+            value = norm_token(m.group(1), m.group(2)) if m and m.group(3) is None else cells[j]
+            if cells[j] != '' and value not in via_values and value not in printed:
+                problems.append('%s: column %s value %s is neither a number of %s nor printed in %s'
+                                % (csv.where(no), name, cells[j], via_name,
+                                   os.path.basename(report_path)))
+    shape = 'via %s, %d rows x %d columns' % (via_name, len(csv.rows), len(names))
+    return ('FAIL' if problems else 'OK'), shape, problems
+
+
 def check_file(path, reports_dir):
     """Returns ('OK' | 'SKIP', detail) or raises/returns problems."""
     csv = Csv(path)
     source = csv.one('source')
-    report_path = os.path.join(reports_dir, os.path.basename(source))
+    via = VIA_RE.fullmatch(source)
+    report_path = os.path.join(reports_dir, os.path.basename(via.group(1) if via else source))
     if not os.path.isfile(report_path):
         return 'SKIP', 'report %s not found' % report_path, []
     with open(report_path, encoding='utf-8') as f:
         report_text = f.read()
     report_lines = report_text.split('\n')
     title = next((l.strip() for l in report_lines if l.strip()), '')
+    if via:
+        csv.one('layout')   # required, free text for a via file
+        status, shape, problems = check_via(csv, report_path, report_text, via.group(2))
+        if csv.one('report') != title:   # listed first, with the value problems after it
+            problems.insert(0, '%s: "# report:" is not the report title line "%s"'
+                            % (csv.path, title))
+        return ('FAIL' if problems else 'OK'), shape, problems
     if csv.one('report') != title:
         raise Problem('%s: "# report:" is not the report title line "%s"' % (csv.path, title))
     layout = csv.one('layout')

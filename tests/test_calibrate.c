@@ -5,7 +5,10 @@
  * Expected values: the table fixture is typed in by hand; the fits use synthetic M/M/1 data
  * (tests/data/mm1_*.csv) computed from the closed form L = rho / (1 - rho), rho = lambda/mu,
  * with mu = 2.5/s, by /usr/bin/python3 (not by the library). The noisy fit is checked against
- * an independent scipy.optimize.least_squares fit (see test_fit_noisy).
+ * an independent scipy.optimize.least_squares fit (see test_fit_noisy). The `where` filter and
+ * the concatenation of data files use tests/data/mm1_where.csv (site a: mu = 2.5/s, site b:
+ * mu = 4/s, same closed form) and tests/data/mm1_exact_more.csv (mu = 2.5/s): a filter that
+ * kept the wrong rows would mix the two service rates and miss both.
  */
 #include <math.h>
 #include <stdio.h>
@@ -447,6 +450,132 @@ static void test_fit_read_errors_join(void)
     test_fit_read_errors();
 }
 
+/* ---- where (row filter) and data = a.csv, b.csv (concatenation) ------------------------- */
+
+#define WHERE_HEAD "[fit]\nmodel = mmc\ndata = ../data/mm1_where.csv\nstarts = 4\n"
+#define WHERE_BODY FIT_FIXED "[free]\nservice_rate_per_s = 5, 0.5, 20\n" FIT_MATCH
+
+/* Write tmp/<name>.ini and run it. */
+static zvp_fit_result *run_fit_text(const char *name, const char *text)
+{
+    char path[256];
+    write_fit(name, text, path, sizeof path);
+    return run_fit(path);
+}
+
+/* Text column: site = b keeps the four mu = 4/s rows (b4: lambda = 3.5, L = 7), site = a the
+ * three mu = 2.5/s rows. The filtered column (site, the first text column) is constant over
+ * the rows left, so the labels come from the next text column, runid. */
+static void test_fit_where_text(void)
+{
+    zvp_fit_result *res = run_fit_text("where_site_b", WHERE_HEAD "where = site = b\n" WHERE_BODY);
+    const zvp_model_file *mf = zvp_fit_result_model_file(res);
+    const char *out = ZVP_TEST_TMPDIR "/where_site_b-calibrated.ini";
+    zvp_error err;
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 4);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b1");
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 3), "b4");
+    ZVP_ASSERT_REL(zvp_fit_result_measured(res)[3], 7.0, 1e-15);
+    ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[3], 7.0, 1e-5);
+    /* provenance: the filter as written */
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_write(mf, out, &err), ZVP_SUCCESS);
+    CU_ASSERT(file_contains(out, "where = site = b\n"));
+    zvp_fit_result_free(res);
+
+    res = run_fit_text("where_site_a", WHERE_HEAD "where = site =   a\n" WHERE_BODY);
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 3);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 2), "a3");
+    zvp_fit_result_free(res);
+}
+
+/* Numeric column: batch = 2.0 matches the cells written "2" (compared as numbers, not as
+ * text): rows b1, b2. Two conditions must both hold: batch = 3;site = b -> b3, b4. */
+static void test_fit_where_number(void)
+{
+    zvp_fit_result *res =
+        run_fit_text("where_batch", WHERE_HEAD "where = batch = 2.0\n" WHERE_BODY);
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 2);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b");  /* site: not filtered */
+    ZVP_ASSERT_REL(zvp_fit_result_measured(res)[1], 1.0, 1e-15);    /* b2 */
+    zvp_fit_result_free(res);
+
+    res = run_fit_text("where_two", WHERE_HEAD "where = batch = 3;site = b\n" WHERE_BODY);
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 2);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b3");
+    ZVP_ASSERT_REL(zvp_fit_result_measured(res)[1], 7.0, 1e-15);    /* b4 */
+    zvp_fit_result_free(res);
+
+    /* a column of the join table, filtered after the join: config 4 (lambda = 2.25) is row j4 */
+    res = run_fit_text("where_join",
+                       "[fit]\nmodel = mmc\ndata = ../data/mm1_join_meas.csv\n"
+                       "join = ../data/mm1_join_config.csv\njoin_key = config\n"
+                       "where = arrival_rate_per_s = 2.25\n" WHERE_BODY);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "j4");
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    zvp_fit_result_free(res);
+}
+
+/* data = mm1_exact.csv, mm1_exact_more.csv: the 7 + 3 rows in file order, one fit. */
+static void test_fit_data_concat(void)
+{
+    zvp_fit_result *res = run_fit_text("concat",
+                                       "[fit]\nmodel = mmc\nstarts = 4\n"
+                                       "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
+                                       WHERE_BODY);
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 10);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "r1");
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 7), "s1");
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 9), "s3");
+    ZVP_ASSERT_REL(zvp_fit_result_measured(res)[9], 23.99999999999998, 1e-15);
+    ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[9], mm1_l(2.4, MU_TRUE), 1e-5);
+    CU_ASSERT_EQUAL(zvp_fit_result_dof(res), 8); /* 9 measured cells (r4 empty) - 1 */
+    zvp_fit_result_free(res);
+
+    /* filtered across both files; runid is filtered, so no text column is left for labels */
+    res = run_fit_text("concat_where",
+                       "[fit]\nmodel = mmc\n"
+                       "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
+                       "where = runid = s2\n" WHERE_BODY);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "file 2 row 2");
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    zvp_fit_result_free(res);
+}
+
+static void test_fit_where_errors(void)
+{
+    check_bad_fit("where_no_rows", WHERE_HEAD "where = site = c\n" WHERE_BODY, ZVP_EINVAL,
+                  "where = site = c leaves no rows");
+    check_bad_fit("where_no_rows_two", WHERE_HEAD "where = site = b;batch = 1\n" WHERE_BODY,
+                  ZVP_EINVAL, "where = site = b;batch = 1 leaves no rows");
+    check_bad_fit("where_unknown_column", WHERE_HEAD "where = nosuch_col = 1\n" WHERE_BODY,
+                  ZVP_ENOTFOUND, "nosuch_col");
+    check_bad_fit("where_not_number", WHERE_HEAD "where = batch = two\n" WHERE_BODY, ZVP_EINVAL,
+                  "'two' is not a number");
+    check_bad_fit("where_no_equals", WHERE_HEAD "where = site\n" WHERE_BODY, ZVP_EPARSE,
+                  "'site' is not <column> = <value>");
+    check_bad_fit("where_empty_value", WHERE_HEAD "where = site =\n" WHERE_BODY, ZVP_EPARSE,
+                  "empty value");
+    check_bad_fit("where_empty_condition", WHERE_HEAD "where = site = a;\n" WHERE_BODY,
+                  ZVP_EPARSE, "condition 2");
+    check_bad_fit("where_blank_semicolon", WHERE_HEAD "where = site = b ; batch = 2\n" WHERE_BODY,
+                  ZVP_EPARSE, "where_blank_semicolon.ini:5");
+    check_bad_fit("data_header_mismatch",
+                  "[fit]\nmodel = mmc\ndata = ../data/mm1_exact.csv, ../data/mm1_where.csv\n"
+                  WHERE_BODY, ZVP_EPARSE, "identical headers");
+    check_bad_fit("data_empty_item", "[fit]\nmodel = mmc\ndata = ../data/mm1_exact.csv,\n"
+                  WHERE_BODY, ZVP_EPARSE, "file 2 of the list is empty");
+    check_bad_fit("data_second_missing",
+                  "[fit]\nmodel = mmc\ndata = ../data/mm1_exact.csv, ../data/nosuch2.csv\n"
+                  WHERE_BODY, ZVP_EIO, "nosuch2.csv");
+}
+
 static void test_fit_write_h5(void)
 {
     const char *path = ZVP_TEST_TMPDIR "/fit_mm1.h5";
@@ -504,6 +633,10 @@ int zvp_test_register_calibrate(void)
         !CU_add_test(s, "fit_no_usable_start", test_fit_no_usable_start) ||
         !CU_add_test(s, "fit_two_params_dof0", test_fit_two_params_dof0) ||
         !CU_add_test(s, "fit_read_errors", test_fit_read_errors_join) ||
+        !CU_add_test(s, "fit_where_text", test_fit_where_text) ||
+        !CU_add_test(s, "fit_where_number", test_fit_where_number) ||
+        !CU_add_test(s, "fit_data_concat", test_fit_data_concat) ||
+        !CU_add_test(s, "fit_where_errors", test_fit_where_errors) ||
         !CU_add_test(s, "fit_write_h5", test_fit_write_h5))
         return (int)CU_get_error();
     return 0;

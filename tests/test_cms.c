@@ -17,6 +17,7 @@
 
 #define DATA "../calibration/data/"
 #define PARAMS "../calibration/params/"
+#define FITS "../calibration/fits/"
 
 enum {
     USERS, THINK, CPUS, CPU_MS, PAGE_READS, PAGE_VOL, PAGE_MS, XSTOR_IN, XSTOR_US, MDC_READS,
@@ -144,11 +145,12 @@ static void test_cms_invariants(void)
 }
 
 /* The committed calibrated files reproduce their Table 1 column (read from the transcription
- * of the whole table, not from the one-row fit copies). Stated tolerances: ETR (T), TOTAL (H),
- * ITR (H), READS/SEC, XSTOR IN/SEC within 0.1 %; AVG LAST (T) within 1 %; DASD RESP TIME (V)
- * within 0.5 % (the fixed service time is derived from it with an open M/M/1 per volume). The
- * response-time law on the printed numbers: N / ETR (T) - AVG THINK (T) = response +
- * other_delay_s (the part of the cycle TPNS counts in neither) within 0.1 %. */
+ * of the whole table, which the fit files also read, one row each by `where`). Stated
+ * tolerances: ETR (T), TOTAL (H), ITR (H), READS/SEC, XSTOR IN/SEC within 0.1 %; AVG LAST (T)
+ * within 1 %; DASD RESP TIME (V) within 0.5 % (the fixed service time is derived from it with
+ * an open M/M/1 per volume). The response-time law on the printed numbers:
+ * N / ETR (T) - AVG THINK (T) = response + other_delay_s (the part of the cycle TPNS counts in
+ * neither) within 0.1 %. */
 static void check_release(const char *params_file, const char *runid)
 {
     static const struct {
@@ -196,6 +198,54 @@ static void check_release(const char *params_file, const char *runid)
 static void test_cms_calibrated_vmesa240(void) { check_release(PARAMS "cms-vmesa240.ini", "72BC3422"); }
 static void test_cms_calibrated_zvm310_31(void) { check_release(PARAMS "cms-zvm310-31bit.ini", "72CC3420"); }
 static void test_cms_calibrated_zvm310_64(void) { check_release(PARAMS "cms-zvm310-64bit.ini", "72CC3421"); }
+
+/* Each fit file reads the whole Table 1 transcription and keeps its run with `where` (release
+ * as text, cp_bits as a number): exactly one row, labelled with the run ID, whose measured
+ * cells are that run's printed values (looked up here by run ID, independently of `where`). */
+static void test_cms_fit_rows(void)
+{
+    static const struct {
+        const char *fit, *runid;
+    } fits[] = {{FITS "cms-vmesa240.ini", "72BC3422"},
+                {FITS "cms-zvm310-31bit.ini", "72CC3420"},
+                {FITS "cms-zvm310-64bit.ini", "72CC3421"}};
+    zvp_table *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(zvp_table_read(DATA "004_table1_cms1_absolute.csv", &t, NULL),
+                          ZVP_SUCCESS);
+    long c_run = zvp_table_col_index(t, "runid", NULL);
+    long c_etr = zvp_table_col_index(t, "etr_t", NULL);
+    long c_last = zvp_table_col_index(t, "avg_last_t_s", NULL);
+    CU_ASSERT_FATAL(c_run >= 0 && c_etr >= 0 && c_last >= 0);
+    for (size_t f = 0; f < 3; f++) {
+        zvp_fit *fit = NULL;
+        zvp_fit_result *res = NULL;
+        zvp_error err = {0};
+        size_t row, nm;
+        int st = zvp_fit_read(fits[f].fit, &fit, &err);
+        if (st)
+            fprintf(stderr, "\n  %s: %s", fits[f].fit, err.message);
+        CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_fit_run(fit, &res, &err), ZVP_SUCCESS);
+        for (row = 0; row < zvp_table_rows(t); row++)
+            if (!strcmp(zvp_table_text(t, row, (size_t)c_run), fits[f].runid))
+                break;
+        CU_ASSERT_FATAL(row < zvp_table_rows(t));
+        CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
+        CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), fits[f].runid);
+        nm = zvp_fit_result_n_matched(res);
+        for (size_t j = 0; j < nm; j++) {
+            const char *o = zvp_fit_result_output_name(res, j);
+            double y = zvp_fit_result_measured(res)[j];
+            if (!strcmp(o, "etr"))
+                CU_ASSERT_EQUAL(y, zvp_table_value(t, row, (size_t)c_etr));
+            if (!strcmp(o, "response_s"))
+                CU_ASSERT_EQUAL(y, zvp_table_value(t, row, (size_t)c_last));
+        }
+        zvp_fit_result_free(res);
+        zvp_fit_free(fit);
+    }
+    zvp_table_free(t);
+}
 
 /* Capacity curve: the smallest user count whose response time exceeds 1 s, by bisection on
  * users with the library (response is nondecreasing in users, checked in the invariants).
@@ -281,6 +331,7 @@ int zvp_test_register_cms(void)
         !CU_add_test(s, "calibrated VM/ESA 2.4.0 reproduces Table 1", test_cms_calibrated_vmesa240) ||
         !CU_add_test(s, "calibrated z/VM 3.1.0 31-bit reproduces Table 1", test_cms_calibrated_zvm310_31) ||
         !CU_add_test(s, "calibrated z/VM 3.1.0 64-bit reproduces Table 1", test_cms_calibrated_zvm310_64) ||
+        !CU_add_test(s, "fit files select their Table 1 run", test_cms_fit_rows) ||
         !CU_add_test(s, "capacity curve: 1 s response crossing", test_cms_capacity_crossing) ||
         !CU_add_test(s, "bad input", test_cms_bad_input))
         return CU_get_error();

@@ -5,9 +5,11 @@
  * Fit file (INI), paths relative to the fit file's directory:
  *     [fit]
  *     model     = sweetspot
- *     data      = ../data/000_table3_sweetspot_zvm63.csv
+ *     data      = ../data/000_table3_sweetspot_zvm63.csv    ; or a.csv, b.csv (concatenated)
  *     join      = ../data/000_table1_sweetspot_config.csv   ; optional second table
  *     join_key  = storage_gb                                  ; column both tables share
+ *     ; optional row filter (no comment on its line, see below):
+ *     where     = release = 6.3;dasd_type = ECKD
  *     base      = ../params/x.ini      ; optional model file giving the fixed parameters
  *     output    = ../params/sweetspot-zvm63.ini               ; calibrated model file
  *     starts    = 8                    ; multistart count (1..10000, default 1)
@@ -20,7 +22,23 @@
  * Keys: model and data are required; join and join_key come together (inner join on a
  * numeric key; a data row whose key the join table lacks is ZVP_EPARSE naming the key
  * value); output is optional. Columns are looked up in the data table, then the join
- * table. A row's parameter vector is: model defaults, then the base file, then [fixed], then
+ * table.
+ * data may list several CSV files separated by ',' (file names cannot contain ','): their rows
+ * are concatenated in the order given; every file must have the first one's header (same
+ * column names and units in the same order), else ZVP_EPARSE.
+ * where keeps only the rows that satisfy every condition <column> = <value> (conditions
+ * separated by ';'; column and value trimmed of blanks); it is applied after the join (to
+ * every data row; the join must succeed for all of them) and the column may be in either
+ * table. A numeric column (at least one non-empty cell, every non-empty cell a number, over
+ * all data files) compares numerically (6.3 matches a cell written 6.30; a value that is not
+ * a number is ZVP_EINVAL); any other column compares the trimmed cell text exactly. An
+ * empty cell never matches. Unknown column: ZVP_ENOTFOUND; a condition without '=' or with an
+ * empty column or value: ZVP_EPARSE; no row left: ZVP_EINVAL naming the filter. The INI
+ * reader takes a ';' after a blank as the start of a comment, so write `a = 1;b = 2` or
+ * `a = 1; b = 2` (no blank before ';') and no comment on the where line: a blank before ';'
+ * there is ZVP_EPARSE. The calibrated file's provenance records `where` as written and
+ * data_file as the resolved paths joined with ", ".
+ * A row's parameter vector is: model defaults, then the base file, then [fixed], then
  * that row's [inputs] cells, then the free parameters. A parameter may appear in only one of
  * [fixed], [inputs], [free]; lo and hi must lie in the parameter's valid range. An empty
  * measured cell is not fitted (residual 0, not counted); a relative residual needs nonzero
@@ -89,9 +107,11 @@ typedef struct zvp_fit_result zvp_fit_result; /* outcome of zvp_fit_run */
 
 /**
  * zvp_fit_read - parse a fit file and load its data tables.
- * @return ZVP_SUCCESS; ZVP_EIO; ZVP_EPARSE; ZVP_ENOTFOUND (unknown model, parameter,
- *         output or column); ZVP_EINVAL (bad bounds, start outside bounds, starts < 1);
- *         ZVP_ENOMEM. Messages name the file, key and value.
+ * @return ZVP_SUCCESS; ZVP_EIO; ZVP_EPARSE (also: data files with different headers, a
+ *         malformed where); ZVP_ENOTFOUND (unknown model, parameter, output or column,
+ *         including a where column); ZVP_EINVAL (bad bounds, start outside bounds, starts < 1,
+ *         where leaves no rows, where value not a number for a numeric column); ZVP_ENOMEM.
+ *         Messages name the file, key and value.
  */
 int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err);
 void zvp_fit_free(zvp_fit *fit);
@@ -139,8 +159,11 @@ double zvp_fit_result_mape_all(const zvp_fit_result *res);
 double zvp_fit_result_cost(const zvp_fit_result *res);
 /** Degrees of freedom: measured cells - free parameters. */
 size_t zvp_fit_result_dof(const zvp_fit_result *res);
-/** Label of row i (first text column of the data, e.g. a run id; else join_key=value; else
- *  "row <i+1>"); owned by the result. */
+/** Label of row i: its cell in the first text column of the data (e.g. a run id; a column is
+ *  text here when one of the rows left holds a non-numeric cell in it), skipping the columns
+ *  named in `where` (constant over the rows left); else join_key=value; else "row <n>" (the
+ *  row's number in its data file) or, with several data files, "file <k> row <n>". Owned by
+ *  the result. */
 const char *zvp_fit_result_row_label(const zvp_fit_result *res, size_t i);
 /** Iterations of the best start, and whether it met a convergence test (1) rather than
  *  stopping at the iteration limit or for lack of progress (0). */
@@ -161,8 +184,9 @@ void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp);
  *  |measured|; also /lo, /hi, /start [p], /start_cost, /start_iterations, /start_status
  *  [starts]. Every dataset has a `units` attribute (string, or one string per column).
  *  Root attributes (variable-length UTF-8 strings, read by h5py as str): param_names,
- *  param_units, output_names, output_units, row_labels, model, fit_file, data_file,
- *  zvmperf_version, created (ISO 8601 UTC), residual, outcome; doubles cost, dof,
+ *  param_units, output_names, output_units, row_labels, model, fit_file, data_file (the
+ *  data files joined with ", "), where (only when the fit file has one), zvmperf_version,
+ *  created (ISO 8601 UTC), residual, outcome; doubles cost, dof,
  *  best_start, iterations, mape_all_pct. The file is replaced if it exists.
  *  @return ZVP_SUCCESS or ZVP_EIO (message names the path and the failing object). */
 int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err);
