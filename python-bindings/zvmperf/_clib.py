@@ -290,11 +290,11 @@ PROTOTYPES = [
     ("zvp_fit_result_write_h5", c_int, [P_res, c_char_p, P_err]),
 ]
 
-# Kernels of issue 3 (queue.h, second part): declared when the loaded library has them, else
-# the name is bound to None and the Python wrapper says the library lacks it. Same format.
+# The queueing kernels of queue.h, second part (single stations with capacity, open and
+# multiclass networks, approximate and load-dependent MVA, bounds, USL). Same format.
 ND_ULONG = np.ctypeslib.ndpointer(np.uint64 if ctypes.sizeof(c_ulong) == 8 else np.uint32,
                                   ndim=1, flags="C_CONTIGUOUS")
-OPTIONAL_PROTOTYPES = [
+QUEUE_PROTOTYPES = [
     ("zvp_mmck", c_int,
      [c_double, c_double, c_ulong, c_ulong, POINTER(zvp_station_result), P_double, P_err]),
     ("zvp_mminf", c_int, [c_double, c_double, POINTER(zvp_station_result), P_err]),
@@ -398,8 +398,8 @@ def _declare(lib, name, restype, argtypes, optional=False):
 lib, lib_path = load_library()
 for _name, _res, _args in PROTOTYPES:
     globals()[_name] = _declare(lib, _name, _res, _args)
-for _name, _res, _args in OPTIONAL_PROTOTYPES:
-    globals()[_name] = _declare(lib, _name, _res, _args, optional=True)
+for _name, _res, _args in QUEUE_PROTOTYPES:
+    globals()[_name] = _declare(lib, _name, _res, _args)
 
 # A second function object for the same symbol, with raw addresses (int) for the parameter
 # and output vectors: the vectorised eval loop passes row addresses of preallocated numpy

@@ -319,7 +319,7 @@ def mva(stations, think_s, customers):
     return MvaResult(res.throughput_per_s, res.response_s, residence, queue, util)
 
 
-# ---- More kernels (queue.h, issue 3): bound when the library has them --------------------
+# ---- More kernels (queue.h, second part) -------------------------------------------------
 def _need(name):
     fn = getattr(C, name, None)
     if fn is None:
