@@ -17,7 +17,22 @@ cell must equal, as a decimal string, a transcribed number of the via CSV (a cel
 numeric columns; in a text-layout via CSV only its value column) or a number printed in the
 report (read as in the token check below). The via CSV must be in the same directory, must not
 itself be a via file and must name the same report; it is checked on its own line. A number
-derived from the printed ones (8 % written as the ratio 1.08, 300 MiB written in GiB) fails.
+derived from the printed ones (8 % written as the ratio 1.08, 300 MiB written in GiB) fails
+unless it is declared, and columns that label configurations rather than measure them fail
+unless declared. Only via files may carry these declarations:
+  * '# config: <column>, ...' names configuration switches (not measurements). Each needs
+    '# config values <column>: 0 = <meaning>; 1 = <meaning>; ...' with distinct integers 0..9;
+    its cells must all be filled with declared values, and it has no [unit] and no derived cell.
+    Config cells are not checked against the report; any other cell of such a column fails.
+  * '# derived: <row>.<column>[, <row>.<column> ...] = <formula> (quote_id N: "<words>")'
+    declares computed cells. <row> is the cell of the first column (a unique text id) or, if the
+    first column is numeric, the 1-based data row number. The formula may hold only decimal
+    numbers, + - * / and parentheses (evaluated exactly on its syntax tree, never with eval);
+    every number in it must be printed, as written, in <words> (read as in the token check) or
+    be a unit constant (100 for %, 1024 for binary units); <words> must occur verbatim in the
+    report (whitespace collapsed) and, when the via CSV has a '# quote_id N' comment, inside
+    that quote; each declared cell must equal the formula's value to a relative 1e-12. A
+    declared cell is checked only against its formula; a cell may be declared once.
 
 Checks applied to every CSV:
   * format: '#' comment lines, one header row of `name` or `name [unit]` cells (snake_case,
@@ -62,10 +77,12 @@ then a printed '1 TB' matches 1024 (in the token check and in the structured che
 Output: one line per CSV (OK / FAIL with the first problem as file:line, or SKIP), then a final
 line 'N passed, M failed'. Exit status 1 if any file failed. --all lists every problem.
 """
+import ast
 import os
 import re
 import sys
 from decimal import Decimal
+from fractions import Fraction
 
 SUFFIX = r'(GiB|MiB|KB|GB|TB|MB|bit|K|M|%)'
 NUMBER = r'(\d{1,3}(?:,\d{3})+(?![0-9])|\d+(?:\.\d+)?)'
@@ -481,6 +498,165 @@ CHECKS = {'transposed': check_transposed, 'rows': check_rows, 'blocks': check_bl
 
 VIA_RE = re.compile(r'(.+?), via (\S+\.csv)')
 
+UNIT_CONSTANTS = ('100', '1024')   # the only numbers a formula may use without its quote printing them
+CONFIG_MAX = 9                     # config switch values are the integers 0..CONFIG_MAX
+DERIVED_RE = re.compile(r'(.+?) = (.+?) \(quote_id (\d+): "(.+)"\)')
+FORMULA_CHARS_RE = re.compile(r'[0-9.+\-*/() ]+')
+FORMULA_NUM_RE = re.compile(r'\d+(?:\.\d+)?')
+
+
+def eval_formula(text):
+    """Exact value (Fraction) of an arithmetic formula and the decimal literals it uses.
+    Only decimal numbers, + - * / (binary), unary minus and parentheses are accepted; the
+    expression is evaluated by walking its syntax tree (no eval). Raises ValueError."""
+    if not FORMULA_CHARS_RE.fullmatch(text):
+        raise ValueError('formula "%s" may hold only digits, ., + - * / ( ) and blanks' % text)
+    literals = re.findall(r'[0-9.]+', text)
+    for lit in literals:
+        if not FORMULA_NUM_RE.fullmatch(lit):
+            raise ValueError('"%s" in formula "%s" is not a decimal number' % (lit, text))
+    try:
+        tree = ast.parse(text.strip(), mode='eval')
+    except SyntaxError:
+        raise ValueError('formula "%s" is not an arithmetic expression' % text)
+    ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
+
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            left, right = walk(node.left), walk(node.right)
+            if isinstance(node.op, ast.Div) and right == 0:
+                raise ValueError('formula "%s" divides by zero' % text)
+            return ops[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            # exact value of the literal as written (the float is never used)
+            return Fraction(ast.get_source_segment(text.strip(), node))
+        what = node.op if isinstance(node, (ast.BinOp, ast.UnaryOp)) else node
+        raise ValueError('formula "%s" uses %s, not allowed' % (text, type(what).__name__))
+    return walk(tree), literals
+
+
+def row_lookup(csv, names, numeric):
+    """Map from row references of '# derived:' (first-column id, or 1-based row number when
+    the first column is numeric) to (line number, cells)."""
+    if numeric[0]:
+        return {str(k): row for k, row in enumerate(csv.rows, 1)}
+    out = {}
+    for no, cells in csv.rows:
+        if cells[0] in out:
+            raise Problem('%s: row id %s (first column %s) is not unique; "# derived:" needs '
+                          'unique row ids' % (csv.where(no), cells[0], names[0]))
+        out[cells[0]] = (no, cells)
+    return out
+
+
+def check_declarations(csv, names, units, numeric, report_text, via):
+    """'# config:' and '# derived:' declarations of a via file. Returns (set of config column
+    indices, set of (line number, column index) of derived cells); appends problems."""
+    problems = []
+    config = set()
+    decl = csv.keyed('config')
+    if len(decl) > 1:
+        raise Problem('%s: more than one "# config:" comment' % csv.where(decl[1][0]))
+    for no, text in decl:
+        for col in (c.strip() for c in text.split(',')):
+            if col not in names:
+                raise Problem('%s: config names unknown column "%s"' % (csv.where(no), col))
+            j = names.index(col)
+            if units[j]:
+                raise Problem('%s: config column %s has a unit [%s]; a switch has none'
+                              % (csv.where(no), col, units[j]))
+            config.add(j)
+    values = {}
+    for no, text in csv.prefixed('config values'):
+        m = re.fullmatch(r'(\w+): (.+)', text)
+        if not m or m.group(1) not in names or names.index(m.group(1)) not in config:
+            raise Problem('%s: "# config values <column>: 0 = ...; 1 = ..." must name a column '
+                          'of "# config:"' % csv.where(no))
+        j = names.index(m.group(1))
+        if j in values:
+            raise Problem('%s: second "# config values %s:"' % (csv.where(no), names[j]))
+        vals = []
+        for item in m.group(2).split(';'):
+            mi = re.fullmatch(r'\s*(\d+) = (\S.*?)\s*', item)
+            if not mi or int(mi.group(1)) > CONFIG_MAX or mi.group(1) != str(int(mi.group(1))):
+                raise Problem('%s: config value "%s" is not "<integer 0..%d> = <meaning>"'
+                              % (csv.where(no), item.strip(), CONFIG_MAX))
+            vals.append(mi.group(1))
+        if len(set(vals)) != len(vals):
+            raise Problem('%s: config values of %s repeat' % (csv.where(no), names[j]))
+        values[j] = set(vals)
+    for j in sorted(config - set(values)):
+        raise Problem('%s: config column %s has no "# config values %s:" comment'
+                      % (csv.path, names[j], names[j]))
+    for j in sorted(config):
+        for no, cells in csv.rows:
+            if cells[j] not in values[j]:
+                problems.append('%s: config column %s value "%s" is not one of its declared '
+                                'values %s' % (csv.where(no), names[j], cells[j],
+                                               ', '.join(sorted(values[j], key=int))))
+    rows = row_lookup(csv, names, numeric) if csv.keyed('derived') else {}
+    via_quotes = {}
+    for _, text in via.prefixed('quote_id'):
+        m = re.fullmatch(r'(\d+): "(.*)"', text)
+        if m:
+            via_quotes[m.group(1)] = collapse(m.group(2))
+    flat = collapse(report_text)
+    derived = set()
+    for no, text in csv.keyed('derived'):
+        m = DERIVED_RE.fullmatch(text)
+        if not m:
+            raise Problem('%s: "# derived:" must read <row>.<column>[, ...] = <formula> '
+                          '(quote_id N: "<words>")' % csv.where(no))
+        targets, formula, qid, words = m.groups()
+        try:
+            value, literals = eval_formula(formula)
+        except ValueError as e:
+            problems.append('%s: %s' % (csv.where(no), e))
+            continue
+        words = collapse(words)
+        if words not in flat:
+            problems.append('%s: quoted words "%s" are not verbatim in the report'
+                            % (csv.where(no), words))
+        if via_quotes and (qid not in via_quotes or words not in via_quotes[qid]):
+            problems.append('%s: quoted words "%s" are not part of quote_id %s of %s'
+                            % (csv.where(no), words, qid, via.name))
+        printed = {v for v, _ in tokens(words)}
+        for lit in literals:
+            if lit not in printed and lit not in UNIT_CONSTANTS:
+                problems.append('%s: formula number %s is neither printed in the quoted words '
+                                'nor a unit constant (%s)' % (csv.where(no), lit,
+                                                              ', '.join(UNIT_CONSTANTS)))
+        for target in (t.strip() for t in targets.split(',')):
+            row, _, col = target.rpartition('.')
+            if row not in rows or col not in names:
+                problems.append('%s: derived cell "%s" is not <row>.<column> of this file'
+                                % (csv.where(no), target))
+                continue
+            rno, cells = rows[row]
+            j = names.index(col)
+            if j in config or not numeric[j]:
+                problems.append('%s: derived cell %s is in a %s column' % (
+                    csv.where(no), target, 'config' if j in config else 'text'))
+                continue
+            if (rno, j) in derived:
+                problems.append('%s: cell %s is declared derived twice' % (csv.where(no), target))
+                continue
+            derived.add((rno, j))
+            if cells[j] == '':
+                problems.append('%s: derived cell %s is empty' % (csv.where(no), target))
+                continue
+            cell = Fraction(cells[j])
+            if abs(cell - value) > Fraction(1, 10 ** 12) * abs(value) or (value == 0 and cell):
+                problems.append('%s: cell %s = %s (line %d) but its formula %s = %r'
+                                % (csv.where(no), target, cells[j], rno, formula.strip(),
+                                   float(value)))
+    return config, derived, problems
+
 
 def transcribed_values(csv):
     """Normalised decimal strings of the transcribed numbers of a checked CSV: the cells of its
@@ -516,12 +692,14 @@ def check_via(csv, report_path, report_text, via_name):
     except Problem as e:
         raise Problem('%s: via CSV %s: %s' % (csv.path, via_name, e))
     names, units, numeric = check_format(csv)
+    config, derived, problems = check_declarations(csv, names, units, numeric, report_text, via)
     printed = {v for v, _ in tokens(report_text)}
-    problems = []
     for j, name in enumerate(names):
-        if not numeric[j]:
+        if not numeric[j] or j in config:
             continue
         for no, cells in csv.rows:
+            if (no, j) in derived:
+                continue
             m = CELL_RE.fullmatch(cells[j])
             value = norm_token(m.group(1), m.group(2)) if m and m.group(3) is None else cells[j]
             if cells[j] != '' and value not in via_values and value not in printed:
@@ -553,6 +731,10 @@ def check_file(path, reports_dir):
         return ('FAIL' if problems else 'OK'), shape, problems
     if csv.one('report') != title:
         raise Problem('%s: "# report:" is not the report title line "%s"' % (csv.path, title))
+    for key in ('config', 'derived'):
+        if csv.keyed(key):
+            raise Problem('%s: "# %s:" is allowed only in a via file; a transcription holds '
+                          'printed numbers only' % (csv.where(csv.keyed(key)[0][0]), key))
     layout = csv.one('layout')
     if layout not in LAYOUTS:
         raise Problem('%s: layout "%s" is not one of %s' % (csv.path, layout, ', '.join(LAYOUTS)))
