@@ -22,6 +22,7 @@
 #include <hdf5_hl.h>
 #include "internal.h"
 #include "fit_impl.h"
+#include "h5util.h"
 
 /* ---- accessors ------------------------------------------------------------------------- */
 
@@ -267,6 +268,7 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
     time_t now = time(NULL);
     struct tm tmv;
     const char *where = "";
+    zvp_h5_quiet quiet;
 
     if (!res || !path)
         return zvp_fail(err, ZVP_EINVAL, "zvp_fit_result_write_h5: result or path is NULL");
@@ -314,7 +316,7 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
     if (gmtime_r(&now, &tmv))
         strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tmv);
 
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    zvp_h5_quiet_begin(&quiet); /* restored at done: (no process-wide side effect) */
     f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {
         where = "create the file";
@@ -404,6 +406,7 @@ done:
         where = "close the file";
         rc = -1;
     }
+    zvp_h5_quiet_end(&quiet);
     free(pnames);
     free(punits);
     free(onames);

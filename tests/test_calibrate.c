@@ -587,6 +587,11 @@ static void test_fit_write_h5(void)
     size_t tsize;
     hid_t f;
     zvp_error err;
+    /* The writer must leave HDF5's process-wide automatic error printing as it found it. */
+    H5E_auto2_t auto0, auto1;
+    void *auto0_data, *auto1_data;
+    CU_ASSERT_FATAL(H5Eget_auto2(H5E_DEFAULT, &auto0, &auto0_data) >= 0);
+    CU_ASSERT_FATAL(H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)H5Eprint2, stderr) >= 0);
 
     CU_ASSERT_EQUAL_FATAL(zvp_fit_result_write_h5(res, path, &err), ZVP_SUCCESS);
     CU_ASSERT_FATAL(rows * nm <= 16);
@@ -612,6 +617,9 @@ static void test_fit_write_h5(void)
     CU_ASSERT_EQUAL(zvp_fit_result_write_h5(res, ZVP_TEST_TMPDIR "/no/such/dir/x.h5", &err),
                     ZVP_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "no/such/dir/x.h5"));
+    CU_ASSERT(H5Eget_auto2(H5E_DEFAULT, &auto1, &auto1_data) >= 0);
+    CU_ASSERT(auto1 == (H5E_auto2_t)H5Eprint2 && auto1_data == (void *)stderr);
+    H5Eset_auto2(H5E_DEFAULT, auto0, auto0_data);
     zvp_fit_result_free(res);
 }
 

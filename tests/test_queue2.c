@@ -382,15 +382,16 @@ static void test_q2_multiserver_exact_vs_seidmann(void)
     /* 4 sources, Z = 2, one 2-server station S = 1: X = 110/87 exactly (birth-death chain,
      * by hand in test_queue.c), per-server U = X S/2. Seidmann: 1888/1569 (ref2.py). */
     zvp_station m2 = stn(2, 2, 1, 1.0);
-    double r, q, u;
-    zvp_mva_result res = {0, 0, &r, &q, &u};
+    /* res arrays hold n_stations entries: 2 for the sd network below. */
+    double r[2], q[2], u[2];
+    zvp_mva_result res = {0, 0, r, q, u};
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&m2, 1, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-14);
-    ZVP_ASSERT_REL(u, 110.0 / 87.0 / 2.0, 1e-14);
+    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-14);
     CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(&m2, 1, NULL, 2.0, 4, &res, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-13);
-    ZVP_ASSERT_REL(u, 110.0 / 87.0 / 2.0, 1e-13);
+    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-13);
     zvp_station sd[2] = {stn(0, 0, 1, 0.5), stn(1, 0, 1, 0.5)};
     CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(sd, 2, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(res.throughput_per_s, 1888.0 / 1569.0, 1e-14);
