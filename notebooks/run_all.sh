@@ -29,17 +29,18 @@ export MPLBACKEND=Agg
 # ipykernel wants a writable runtime dir; keep it private too
 export JUPYTER_RUNTIME_DIR="$TMPD/runtime"
 
-status=0
+status=0; npass=0; nfail=0
 for nb in "$HERE"/*.ipynb; do
   name=$(basename "$nb")
   printf 'notebook %-32s ' "$name"
   if "$PY" -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=python3 \
         --ExecutePreprocessor.timeout="${NB_TIMEOUT:-600}" --output-dir "$OUT" "$nb" \
         > "$TMPD/$name.log" 2>&1; then
-    echo ok
+    echo ok; npass=$((npass + 1))
   else
-    echo FAILED; tail -n 40 "$TMPD/$name.log"; status=1
+    echo FAILED; tail -n 40 "$TMPD/$name.log"; status=1; nfail=$((nfail + 1))
   fi
 done
 ls "${ZVMPERF_FIG_DIR:-$HERE/figures}"/*.png 2>/dev/null | sed 's/^/figure /'
+echo "notebooks: $npass passed, $nfail failed"
 exit $status
