@@ -69,22 +69,22 @@ enum {
 };
 
 static const zvp_param_desc apache_params[N_PARAMS] = {
-    {"cores", "1", "IFL cores dedicated to the LPAR (non-SMT), integer", 1, APACHE_MAX_CORES, 8},
-    {"storage_gb", "GB", "central storage", 1, 16384, 512},
+    {"cores", "1", "IFL cores dedicated to the LPAR (non-SMT), integer", 1, APACHE_MAX_CORES, 8, 1, 0},
+    {"storage_gb", "GB", "central storage", 1, 16384, 512, 0, 0},
     {"awm_clients", "1",
      "AWM client guests, integer; 0 = cores / 2 as in Table 2 (4 clients per 8 cores)", 0, 1e5,
-     0},
+     0, 1, 0},
     {"sessions_per_client", "1",
-     "client-server sessions per AWM client, integer (Table 2 note: 6)", 1, 1000, 6},
-    {"emul_ms", "ms", "guest emulation CPU per transaction with one core", 1e-4, 1e3, 2.3},
+     "client-server sessions per AWM client, integer (Table 2 note: 6)", 1, 1000, 6, 1, 0},
+    {"emul_ms", "ms", "guest emulation CPU per transaction with one core", 1e-4, 1e3, 2.3, 0, 0},
     {"alpha", "1", "growth of guest emulation CPU per transaction per added core (USL contention)",
-     0, 1, 0.02},
-    {"cp_ms", "ms", "CP CPU per transaction without lock spin", 0, 1e3, 0.9},
+     0, 1, 0.02, 0, 0},
+    {"cp_ms", "ms", "CP CPU per transaction without lock spin", 0, 1e3, 0.9, 0, 0},
     {"cp_spin_ms", "ms", "CP spin per transaction per other core per TB of central storage", 0,
-     1e3, 0.03},
-    {"think0_ms", "ms", "non-CPU delay per transaction, intercept", 0, 1e5, 3},
+     1e3, 0.03, 0, 0},
+    {"think0_ms", "ms", "non-CPU delay per transaction, intercept", 0, 1e5, 3, 0, 0},
     {"think_per_core_ms", "ms", "growth of the non-CPU delay per transaction per core", 0, 1e4,
-     0.5},
+     0.5, 0, 0},
 };
 
 enum {
@@ -101,15 +101,15 @@ enum {
 };
 
 static const zvp_param_desc apache_outputs[N_OUTPUTS] = {
-    {"etr", "tx/s", "external transaction rate (AWM transactions per second)", 0, INFINITY, 0},
-    {"itr", "tx/s", "internal transaction rate ETR / (busy per processor / 100)", 0, INFINITY, 0},
-    {"busy_per_cpu_pct", "%", "total busy per processor", 0, 100, 0},
-    {"tv_ratio", "1", "T/V ratio: total CPU time / emulation (virtual) CPU time", 1, INFINITY, 0},
-    {"emul_busy_per_cpu_pct", "%", "emulation busy per processor", 0, 100, 0},
-    {"cp_busy_per_cpu_pct", "%", "CP busy per processor", 0, 100, 0},
-    {"cpu_per_tx_ms", "ms", "processor time per transaction D = emulation + CP", 0, INFINITY, 0},
-    {"think_ms", "ms", "non-CPU delay per transaction Z", 0, INFINITY, 0},
-    {"sessions", "1", "client-server sessions (closed-network customers)", 0, INFINITY, 0},
+    {"etr", "tx/s", "external transaction rate (AWM transactions per second)", 0, INFINITY, 0, 0, 0},
+    {"itr", "tx/s", "internal transaction rate ETR / (busy per processor / 100)", 0, INFINITY, 0, 0, 0},
+    {"busy_per_cpu_pct", "%", "total busy per processor", 0, 100, 0, 0, 0},
+    {"tv_ratio", "1", "T/V ratio: total CPU time / emulation (virtual) CPU time", 1, INFINITY, 0, 0, 0},
+    {"emul_busy_per_cpu_pct", "%", "emulation busy per processor", 0, 100, 0, 0, 0},
+    {"cp_busy_per_cpu_pct", "%", "CP busy per processor", 0, 100, 0, 0, 0},
+    {"cpu_per_tx_ms", "ms", "processor time per transaction D = emulation + CP", 0, INFINITY, 0, 0, 0},
+    {"think_ms", "ms", "non-CPU delay per transaction Z", 0, INFINITY, 0, 0, 0},
+    {"sessions", "1", "client-server sessions (closed-network customers)", 0, INFINITY, 0, 0, 0},
 };
 
 static int is_integer(double v) { return v == floor(v); }

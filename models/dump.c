@@ -60,31 +60,31 @@ enum {
 };
 
 static const zvp_param_desc dump_params[N_PARAMS] = {
-    {"frames", "frames", "frames dumped (integer)", 0, 1e12, 1e6},
-    {"ft_pct", "%", "share of the dumped frames that are CP frame-table frames", 0, 100, 50},
+    {"frames", "frames", "frames dumped (integer)", 0, 1e12, 1e6, 1, 0},
+    {"ft_pct", "%", "share of the dumped frames that are CP frame-table frames", 0, 100, 50, 0, 0},
     {"volumes", "1", "dump devices written in parallel (integer; 14 3390-3 ECKD or 100 9336 "
-     "EDEV in report 003)", 1, 100000, 14},
+     "EDEV in report 003)", 1, 100000, 14, 1, 0},
     {"max_frames_per_io", "frames", "largest number of frames one I/O carries (integer)", 1,
-     1e6, 90},
+     1e6, 90, 1, 0},
     {"chain_noncontiguous", "1", "1 = an I/O chains non-contiguous frames (ECKD on z/VM 6.3), "
-     "0 = an I/O carries one contiguous run only (integer 0 or 1)", 0, 1, 1},
+     "0 = an I/O carries one contiguous run only (integer 0 or 1)", 0, 1, 1, 1, 0},
     {"other_run_frames", "frames", "mean length of the contiguous runs of non-frame-table "
-     "frames (geometric runs; 1 = isolated frames)", 1, 1e9, 1},
-    {"io_overhead_ms", "ms", "device time per I/O independent of its size, t0", 0, 1e4, 0.3},
-    {"frame_transfer_ms", "ms", "device time per frame written, t_f", 1e-6, 1e4, 2},
+     "frames (geometric runs; 1 = isolated frames)", 1, 1e9, 1, 0, 0},
+    {"io_overhead_ms", "ms", "device time per I/O independent of its size, t0", 0, 1e4, 0.3, 0, 0},
+    {"frame_transfer_ms", "ms", "device time per frame written, t_f", 1e-6, 1e4, 2, 0, 0},
     {"ft_extra_ios_per_frame", "1", "additional single-frame I/Os per frame-table frame", 0,
-     100, 0},
+     100, 0, 0, 0},
 };
 
 enum { O_RATE, O_ELAPSED, O_FRAMES_PER_IO, O_IO_RATE, O_IO_TIME, N_OUTPUTS };
 
 static const zvp_param_desc dump_outputs[N_OUTPUTS] = {
     {"rate_frames_per_s", "frames/s", "dump rate (frames dumped / elapsed time)", 0, INFINITY,
-     0},
-    {"elapsed_s", "s", "dump elapsed time", 0, INFINITY, 0},
-    {"frames_per_io", "frames", "mean dumped frames per I/O", 0, INFINITY, 0},
-    {"io_rate_per_s", "1/s", "dump I/Os per second over all devices", 0, INFINITY, 0},
-    {"io_time_ms", "ms", "mean device time per I/O", 0, INFINITY, 0},
+     0, 0, 0},
+    {"elapsed_s", "s", "dump elapsed time", 0, INFINITY, 0, 0, 0},
+    {"frames_per_io", "frames", "mean dumped frames per I/O", 0, INFINITY, 0, 0, 0},
+    {"io_rate_per_s", "1/s", "dump I/Os per second over all devices", 0, INFINITY, 0, 0, 0},
+    {"io_time_ms", "ms", "mean device time per I/O", 0, INFINITY, 0, 0, 0},
 };
 
 static int check_integer(zvp_error *err, const char *name, double v, const char *range)

@@ -57,14 +57,14 @@ static const zvp_param_desc paging_params[N_PARAMS] = {
     {"volumes", "1",
      "paging devices serving I/O concurrently (volumes, or exposures with HyperPAV aliases), "
      "integer",
-     1, 100000, 32},
-    {"pages_per_io", "pages", "mean pages written per page-out (block write) I/O", 1, 4096, 16},
-    {"pages_per_read_io", "pages", "mean pages read per page-in (block read) I/O", 1, 4096, 1},
+     1, 100000, 32, 1, 0},
+    {"pages_per_io", "pages", "mean pages written per page-out (block write) I/O", 1, 4096, 16, 0, 0},
+    {"pages_per_read_io", "pages", "mean pages read per page-in (block read) I/O", 1, 4096, 1, 0, 0},
     {"io_overhead_ms", "ms", "device time per I/O independent of its size (start, protocol, "
-     "positioning)", 0, 1e4, 0.2},
-    {"page_transfer_ms", "ms", "device time per 4 KiB page transferred", 1e-6, 1e4, 0.17},
-    {"pageout_rate_per_s", "pages/s", "page-out (write) demand", 0, 1e9, 0},
-    {"pagein_rate_per_s", "pages/s", "page-in (read) demand", 0, 1e9, 0},
+     "positioning)", 0, 1e4, 0.2, 0, 0},
+    {"page_transfer_ms", "ms", "device time per 4 KiB page transferred", 1e-6, 1e4, 0.17, 0, 0},
+    {"pageout_rate_per_s", "pages/s", "page-out (write) demand", 0, 1e9, 0, 0, 0},
+    {"pagein_rate_per_s", "pages/s", "page-in (read) demand", 0, 1e9, 0, 0, 0},
 };
 
 enum {
@@ -80,16 +80,16 @@ enum {
 
 static const zvp_param_desc paging_outputs[N_OUTPUTS] = {
     {"pageout_max_per_s", "pages/s",
-     "page-out capacity: (volumes - page-in load) x pages_per_io / S_io", 0, INFINITY, 0},
+     "page-out capacity: (volumes - page-in load) x pages_per_io / S_io", 0, INFINITY, 0, 0, 0},
     {"pageout_max_kpages_per_s", "kpages/s", "the same in thousand pages per second", 0,
-     INFINITY, 0},
-    {"io_rate_per_s", "1/s", "paging I/Os per second (page-out + page-in)", 0, INFINITY, 0},
-    {"device_util_pct", "%", "utilization of the paging devices", 0, 100, 0},
+     INFINITY, 0, 0, 0},
+    {"io_rate_per_s", "1/s", "paging I/Os per second (page-out + page-in)", 0, INFINITY, 0, 0, 0},
+    {"device_util_pct", "%", "utilization of the paging devices", 0, 100, 0, 0, 0},
     {"io_response_s", "s", "mean paging I/O response time (wait + service), M/M/c", 0, INFINITY,
-     0},
-    {"io_wait_s", "s", "mean wait of a paging I/O for a device (Erlang C)", 0, INFINITY, 0},
+     0, 0, 0},
+    {"io_wait_s", "s", "mean wait of a paging I/O for a device (Erlang C)", 0, INFINITY, 0, 0, 0},
     {"pagein_io_response_s", "s", "response time of a page-in I/O (wait + read service)", 0,
-     INFINITY, 0},
+     INFINITY, 0, 0, 0},
 };
 
 double zvp_paging_pageout_max_per_s(double volumes, double pages_per_io, double io_overhead_s,

@@ -5,13 +5,13 @@
 #include "zvmperf/queue.h"
 
 static const zvp_param_desc station_outputs[] = {
-    {"utilization", "1", "per-server utilization", 0, 1, 0},
-    {"throughput_per_s", "1/s", "completions per second", 0, INFINITY, 0},
-    {"mean_in_system", "1", "mean number at the station (queue + service)", 0, INFINITY, 0},
-    {"mean_in_queue", "1", "mean number waiting", 0, INFINITY, 0},
-    {"response_s", "s", "mean response time at the station (wait + service)", 0, INFINITY, 0},
-    {"wait_s", "s", "mean wait before service", 0, INFINITY, 0},
-    {"pwait", "1", "probability that an arrival waits", 0, 1, 0},
+    {"utilization", "1", "per-server utilization", 0, 1, 0, 0, 0},
+    {"throughput_per_s", "1/s", "completions per second", 0, INFINITY, 0, 0, 0},
+    {"mean_in_system", "1", "mean number at the station (queue + service)", 0, INFINITY, 0, 0, 0},
+    {"mean_in_queue", "1", "mean number waiting", 0, INFINITY, 0, 0, 0},
+    {"response_s", "s", "mean response time at the station (wait + service)", 0, INFINITY, 0, 0, 0},
+    {"wait_s", "s", "mean wait before service", 0, INFINITY, 0, 0, 0},
+    {"pwait", "1", "probability that an arrival waits", 0, 1, 0, 0, 0},
 };
 #define N_STATION_OUTPUTS (sizeof station_outputs / sizeof station_outputs[0])
 
@@ -28,9 +28,9 @@ static void station_to_outputs(const zvp_station_result *r, double *out)
 
 /* ---- M/M/c ------------------------------------------------------------------------------ */
 static const zvp_param_desc mmc_params[] = {
-    {"arrival_rate_per_s", "1/s", "Poisson arrival rate lambda", 0, 1e12, 0.5},
-    {"service_rate_per_s", "1/s", "service rate mu of one server", 1e-12, 1e12, 1},
-    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1},
+    {"arrival_rate_per_s", "1/s", "Poisson arrival rate lambda", 0, 1e12, 0.5, 0, 0},
+    {"service_rate_per_s", "1/s", "service rate mu of one server", 1e-12, 1e12, 1, 0, 0},
+    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1, 1, 0},
 };
 
 static int mmc_eval(const double *p, double *out, zvp_error *err)
@@ -54,10 +54,10 @@ const zvp_model zvp_model_mmc = {
 
 /* ---- finite source M/M/c//N ---------------------------------------------------------------- */
 static const zvp_param_desc repairman_params[] = {
-    {"sources", "1", "number of sources N (integer)", 0, 1e8, 64},
-    {"think_s", "s", "mean time a source spends away from the station", 0, 1e12, 9},
-    {"service_s", "s", "mean service (hold) time", 1e-15, 1e12, 1},
-    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1},
+    {"sources", "1", "number of sources N (integer)", 0, 1e8, 64, 1, 0},
+    {"think_s", "s", "mean time a source spends away from the station", 0, 1e12, 9, 0, 0},
+    {"service_s", "s", "mean service (hold) time", 1e-15, 1e12, 1, 0, 0},
+    {"servers", "1", "number of servers c (integer)", 1, 1e7, 1, 1, 0},
 };
 
 static int repairman_eval(const double *p, double *out, zvp_error *err)

@@ -72,38 +72,38 @@ enum {
 };
 
 static const zvp_param_desc sweetspot_params[N_PARAMS] = {
-    {"storage_gb", "GiB", "central storage", 1, 65536, 256},
-    {"cpus", "1", "processors (IFL cores) dedicated to the LPAR, integer", 1, 4096, 64},
+    {"storage_gb", "GiB", "central storage", 1, 65536, 256, 0, 0},
+    {"cpus", "1", "processors (IFL cores) dedicated to the LPAR, integer", 1, 4096, 64, 1, 0},
     {"users_per_phase", "1", "users logged on in each of the four priming phases (Table 1)", 1,
-     1e6, 88},
+     1e6, 88, 1, 0},
     {"user_virtual_gb", "GiB",
      "virtual memory size of each user; 0 = scaled with storage as the workload does "
      "(Table 1: 2 GiB + 4.5 GiB per 256 GiB of central storage)",
-     0, 1e6, 0},
+     0, 1e6, 0, 0, 0},
     {"touch_fraction", "1", "share of each user's virtual memory above 2 GiB that priming changes",
-     1e-6, 1, 0.21},
+     1e-6, 1, 0.21, 0, 0},
     {"lock_zones", "1",
      "available-list locks: 1 = one global lock (z/VM 6.3), 0 = one zone per CPU up to "
      "zone_max (z/VM 6.4), L > 1 = L zones",
-     0, 65536, 1},
+     0, 65536, 1, 1, 0},
     {"zone_max", "1", "largest zone count when lock_zones = 0 (64 on z/VM 6.4, AVLZN)", 1, 65536,
-     64},
-    {"avail_hold_us", "us", "available-list lock hold time per acquisition", 1e-3, 1e4, 5.5},
-    {"cp_work_us", "us", "CP work per page-out cycle outside the spin locks, per CPU", 0, 1e7, 40},
+     64, 1, 0},
+    {"avail_hold_us", "us", "available-list lock hold time per acquisition", 1e-3, 1e4, 5.5, 0, 0},
+    {"cp_work_us", "us", "CP work per page-out cycle outside the spin locks, per CPU", 0, 1e7, 40, 0, 0},
     {"other_hold_us", "us", "hold time of the other CP locks of the paging path per cycle", 0, 1e4,
-     4},
+     4, 0, 0},
     /* The paging DASD (model `paging`, MODELS.md 2): defaults are the calibration
      * calibration/params/paging-zvm64.ini (volumes, block size and overhead are assumptions
      * stated there; the transfer time is fitted to the CM4 ETR of Tables 3 and 4). */
-    {"paging_volumes", "1", "paging devices serving page-out concurrently, integer", 1, 1e5, 32},
-    {"pages_per_io", "1", "pages written per block page-out I/O", 1, 4096, 16},
-    {"io_overhead_ms", "ms", "paging I/O time independent of its size", 0, 1e4, 0.2},
-    {"page_transfer_ms", "ms", "paging I/O time per 4 KiB page", 0, 1e4, 0.167017133231},
+    {"paging_volumes", "1", "paging devices serving page-out concurrently, integer", 1, 1e5, 32, 1, 0},
+    {"pages_per_io", "1", "pages written per block page-out I/O", 1, 4096, 16, 0, 0},
+    {"io_overhead_ms", "ms", "paging I/O time independent of its size", 0, 1e4, 0.2, 0, 0},
+    {"page_transfer_ms", "ms", "paging I/O time per 4 KiB page", 0, 1e4, 0.167017133231, 0, 0},
     {"prime_work_us", "us", "CPU work per available-list acquisition while priming (no paging)",
-     0, 1e7, 50},
+     0, 1e7, 50, 0, 0},
     {"frames_per_acq", "1", "frames obtained or returned per available-list acquisition", 1,
-     1e5, 8},
-    {"logoff_work_us", "us", "CPU work per available-list acquisition during logoff", 0, 1e7, 100},
+     1e5, 8, 0, 0},
+    {"logoff_work_us", "us", "CPU work per available-list acquisition during logoff", 0, 1e7, 100, 0, 0},
 };
 
 enum {
@@ -125,24 +125,24 @@ enum {
 
 static const zvp_param_desc sweetspot_outputs[N_OUTPUTS] = {
     {"etr", "kpages/s", "CM4 (paging) phase: thousand pages written to paging DASD per second", 0,
-     INFINITY, 0},
-    {"itr", "kpages/s", "ETR / (busy per processor / 100)", 0, INFINITY, 0},
-    {"busy_per_cpu_pct", "%", "total busy per processor in the CM4 phase", 0, 100, 0},
+     INFINITY, 0, 0, 0},
+    {"itr", "kpages/s", "ETR / (busy per processor / 100)", 0, INFINITY, 0, 0, 0},
+    {"busy_per_cpu_pct", "%", "total busy per processor in the CM4 phase", 0, 100, 0, 0, 0},
     {"spin_busy_pct", "%", "total spin lock busy in the CM4 phase, summed over CPUs", 0, INFINITY,
-     0},
+     0, 0, 0},
     {"avail_spin_busy_pct", "%",
      "spin busy on the available-list locks (RSA2GLCK on 6.3, AVZ zone locks on 6.4)", 0,
-     INFINITY, 0},
-    {"cm1_priming_s", "s", "elapsed time of the CM1 priming phase", 0, INFINITY, 0},
-    {"cm2_priming_s", "s", "elapsed time of the CM2 priming phase", 0, INFINITY, 0},
-    {"cm3_priming_s", "s", "elapsed time of the CM3 priming phase", 0, INFINITY, 0},
-    {"cm4_priming_s", "s", "elapsed time of the CM4 (paging) priming phase", 0, INFINITY, 0},
-    {"logoff_s", "s", "elapsed time of the logoff of all users", 0, INFINITY, 0},
+     INFINITY, 0, 0, 0},
+    {"cm1_priming_s", "s", "elapsed time of the CM1 priming phase", 0, INFINITY, 0, 0, 0},
+    {"cm2_priming_s", "s", "elapsed time of the CM2 priming phase", 0, INFINITY, 0, 0, 0},
+    {"cm3_priming_s", "s", "elapsed time of the CM3 priming phase", 0, INFINITY, 0, 0, 0},
+    {"cm4_priming_s", "s", "elapsed time of the CM4 (paging) priming phase", 0, INFINITY, 0, 0, 0},
+    {"logoff_s", "s", "elapsed time of the logoff of all users", 0, INFINITY, 0, 0, 0},
     {"avail_lock_util_pct", "%", "utilization of one available-list lock (zone) in CM4", 0, 100,
-     0},
-    {"lock_zones_used", "1", "number of available-list locks modelled", 1, INFINITY, 0},
+     0, 0, 0},
+    {"lock_zones_used", "1", "number of available-list locks modelled", 1, INFINITY, 0, 0, 0},
     {"cm4_pages_written_m", "Mpages", "pages written to paging DASD in the CM4 phase", 0,
-     INFINITY, 0},
+     INFINITY, 0, 0, 0},
 };
 
 /* The closed network of one phase: L uniform available-list zones, optionally the other

@@ -319,7 +319,7 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
     zvp_h5_quiet_begin(&quiet); /* restored at done: (no process-wide side effect) */
     f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {
-        where = "create the file";
+        where = "the file (create)";
         rc = -1;
         goto done;
     }
@@ -403,7 +403,7 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
 #undef STEP
 done:
     if (f >= 0 && H5Fclose(f) < 0 && rc == 0) {
-        where = "close the file";
+        where = "the file (close)";
         rc = -1;
     }
     zvp_h5_quiet_end(&quiet);
@@ -417,7 +417,7 @@ done:
     free(sst);
     if (rc < 0) {
         snprintf(buf, sizeof buf, "%s", where);
-        return zvp_fail(err, ZVP_EIO, "%s: HDF5 error: could not write %s", path, buf);
+        return zvp_fail(err, ZVP_EIO, "%s: HDF5 error: could not write %s", path, buf); /* where: an object or "the file (...)" */
     }
     return ZVP_SUCCESS;
 }

@@ -59,6 +59,10 @@ int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *
             return zvp_fail(err, ZVP_EINVAL,
                             "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", m->name,
                             d->name, params[i], d->min, d->max, d->unit);
+        if (d->integer && params[i] != floor(params[i]))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]", m->name,
+                            d->name, params[i], d->min, d->max);
     }
     return ZVP_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <ini.h>
 #include "internal.h"
 
@@ -79,6 +80,9 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
     if (!isfinite(value) || value < d->min || value > d->max)
         return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)",
                         mf->model->name, name, value, d->min, d->max, d->unit);
+    if (d->integer && value != floor(value))
+        return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]",
+                        mf->model->name, name, value, d->min, d->max);
     mf->params[i] = value;
     return ZVP_SUCCESS;
 }
@@ -180,10 +184,15 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
     const char *model_name = NULL;
     int st = ZVP_SUCCESS, rc;
     size_t i;
+    struct stat sb;
 
     *out = NULL;
     if (!path)
         return zvp_fail(err, ZVP_EINVAL, "model file path is NULL");
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        st = zvp_fail(err, ZVP_EIO, "cannot read model file '%s': it is a directory", path);
+        goto done;
+    }
     rc = ini_parse(path, collect, &c);
     if (rc == -1) {
         st = zvp_fail(err, ZVP_EIO, "cannot open model file '%s'", path);
@@ -198,6 +207,13 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
                       path, rc);
         goto done;
     }
+    for (i = 0; i < c.n; i++) /* a key given twice in a section is an error, not "last wins" */
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(c.e[i].section, c.e[j].section) == 0 && strcmp(c.e[i].key, c.e[j].key) == 0) {
+                st = zvp_fail(err, ZVP_EPARSE, "%s: [%s] %s is given twice ('%s' and '%s')", path,
+                              c.e[i].section, c.e[i].key, c.e[j].value, c.e[i].value);
+                goto done;
+            }
     for (i = 0; i < c.n; i++)
         if (strcmp(c.e[i].section, "model") == 0 && strcmp(c.e[i].key, "name") == 0)
             model_name = c.e[i].value;
@@ -233,6 +249,10 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
                     st = zvp_fail(err, ZVP_EINVAL,
                                   "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", path,
                                   e->key, v, d->min, d->max, d->unit);
+                else if (d->integer && v != floor(v))
+                    st = zvp_fail(err, ZVP_EINVAL,
+                                  "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]",
+                                  path, e->key, v, d->min, d->max);
                 else
                     mf->params[k] = v;
             }

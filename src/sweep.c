@@ -331,10 +331,29 @@ static int zvp_sweep_make_plan(const zvp_model_file *mf, const zvp_axis *axes, s
             (uint64_t)ax->n_values * pl->points > (uint64_t)(SIZE_MAX / 2))
             return zvp_fail(err, ZVP_EINVAL, "sweep: too many points (axis '%s' makes the grid "
                             "larger than %zu points)", ax->name, (size_t)(SIZE_MAX / 2));
+        {
+            const zvp_param_desc *d = &m->params[pl->param[k]];
+            for (i = 0; i < ax->n_values; i++)
+                if (ax->values[i] < d->min || ax->values[i] > d->max)
+                    return zvp_fail(err, ZVP_EINVAL,
+                                    "sweep axis '%s': value %.17g is out of range [%.17g, %.17g] "
+                                    "(unit %s)",
+                                    ax->name, ax->values[i], d->min, d->max, d->unit);
+        }
         pl->points *= (uint64_t)ax->n_values;
+        if (pl->points > ZVP_SWEEP_MAX_POINTS)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "sweep: the grid has %llu points or more (axis '%s' brings it there); "
+                            "at most %llu points are allowed: split the study into several sweeps",
+                            (unsigned long long)pl->points, ax->name,
+                            (unsigned long long)ZVP_SWEEP_MAX_POINTS);
         pl->dims[k] = (hsize_t)ax->n_values;
         pl->values[k] = ax->values;
     }
+    /* Blocks of fewer points than a chunk would make small chunks (large files, slow
+     * writes): a block holds at least one chunk's worth of points. */
+    if (block_points < ZVP_SWEEP_CHUNK_TARGET)
+        block_points = ZVP_SWEEP_CHUNK_TARGET;
     if (block_points > pl->points)
         block_points = pl->points;
     /* chunks: at most ZVP_SWEEP_CHUNK_TARGET points, aligned with the blocks */

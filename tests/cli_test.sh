@@ -33,6 +33,15 @@ expect 2 "not a number" -- "$ZVP" eval sweetspot cpus=abc
 expect 1 "missing.ini" -- "$ZVP" eval "$T/missing.ini"
 printf '[model]\nname = sweetspot\n[parameters]\nbroken line\n' > "$T/bad.ini"
 expect 2 "bad.ini:4" -- "$ZVP" eval "$T/bad.ini"
+# a key given twice, a repeated override, a directory, a misspelt model name
+printf '[model]\nname = sweetspot\n[parameters]\nstorage_gb = 512\nstorage_gb = 1024\n' > "$T/dup.ini"
+expect 2 "storage_gb is given twice" -- "$ZVP" eval "$T/dup.ini"
+printf '[model]\nname = sweetspot\nname = mmc\n' > "$T/dupname.ini"
+expect 2 "name is given twice" -- "$ZVP" eval "$T/dupname.ini"
+expect 2 "cpus is given twice" -- "$ZVP" eval sweetspot cpus=8 cpus=16
+mkdir -p "$T/dir.ini"
+expect 1 "directory" -- "$ZVP" eval "$T/dir.ini"
+expect 2 "neither a model file nor a registered model" -- "$ZVP" eval sweetspt
 # no steady state: M/M/1 with lambda = mu
 expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
 # JSON: one object, outputs with value and unit, status ok
@@ -59,6 +68,11 @@ then ok; else bad "eval mmc closed form"; fi
 expect 2 "" -- "$ZVP" sweep sweetspot --axis cpus=8:4:1 -o "$T/s.h5"
 expect 2 "nosuch" -- "$ZVP" sweep sweetspot --axis nosuch=1,2 -o "$T/s.h5"
 expect 2 "" -- "$ZVP" sweep sweetspot --axis cpus=8,16 -o "$T/s.h5" --threads -3
+expect 2 "both swept" -- "$ZVP" sweep mmc --axis servers=1,2 servers=3 -o "$T/s.h5"
+expect 2 "at most 1000000000 points" -- "$ZVP" sweep mmc --axis arrival_rate_per_s=0:1:0.000001 --axis service_rate_per_s=1:1000000:1 -o "$T/big.h5"
+[ ! -e "$T/big.h5" ] && ok || bad "a rejected sweep left a file behind"
+expect 2 "value 0 is out of range" -- "$ZVP" sweep mmc --axis servers=0,1 -o "$T/s.h5"
+expect 2 "9 of 9 points are invalid" -- "$ZVP" sweep sweetspot --axis cpus=1.5:10:1 -o "$T/s.h5"
 expect 0 "points" -- "$ZVP" sweep sweetspot --axis storage_gb=256:1024:256 --axis cpus=16,64 -o "$T/s.h5" --threads 2
 if "$PY" - "$T/s.h5" <<'PYEOF'
 import sys, h5py, numpy as np

@@ -232,14 +232,14 @@ static int attr_string_equals(hid_t loc, const char *obj, const char *name, cons
     return ok;
 }
 
-/* servers = {0, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
- * servers = 0 is out of the model's range [1, 1e7] -> invalid; with one server,
+/* servers = {1.5, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
+ * servers = 1.5 is not a whole number of servers -> invalid; with one server,
  * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. */
 static void test_zvp_sweep_mmc(void)
 {
     char path[256];
     const double mu = 2.0;
-    const double servers[] = {0.0, 1.0};
+    const double servers[] = {1.5, 1.0};
     double arrival[6];
     zvp_axis axes[2];
     zvp_sweep_options opt;
@@ -377,7 +377,7 @@ static void test_zvp_sweep_mmc(void)
     CU_ASSERT(H5LTread_dataset_double(file, "/outputs/utilization", U) >= 0);
     H5Fclose(file);
 
-    for (i = 0; i < 6; i++) { /* servers = 0: invalid input */
+    for (i = 0; i < 6; i++) { /* servers = 1.5: invalid input */
         CU_ASSERT_EQUAL(st[i], ZVP_POINT_INVALID);
         CU_ASSERT(isnan(L[i]) && isnan(R[i]) && isnan(U[i]));
     }

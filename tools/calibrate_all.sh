@@ -17,11 +17,12 @@ for fit in $(ls calibration/fits/*.ini | sort); do
   echo "calibrated $fit (report: $OUT/calibrate-$name.txt)"
 done
 {
-  printf '%-22s %-10s %-8s %5s %5s %9s %8s  %s\n' fit model release rows free "R2(min)" "MAPE%" "worst row (output, residual)"
+  printf '%-22s %-10s %-14s %5s %5s %9s %8s  %s\n' fit model release rows free "R2(min)" "MAPE%" "worst row (output, residual)"
   cat "$summary.tmp"
 } > "$summary"
 rm -f "$summary.tmp"
 echo
-echo "Calibration summary (R2 is the smallest over the matched outputs; outputs that are flat in"
-echo "the data have R2 near or below 0 even when MAPE is small, so read MAPE first):"
+echo "Calibration summary. R2 is the smallest over the matched outputs: outputs that are flat in"
+echo "the data have R2 near or below 0 even when MAPE is small, so read MAPE first; nan means no"
+echo "output has a defined R2 (one row per fit, as for cms: one release column each)."
 cat "$summary"

@@ -9,6 +9,7 @@
 #define ZVMPERF_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "status.h"
 
 #ifdef __cplusplus
@@ -22,6 +23,8 @@ typedef struct zvp_param_desc {
     const char *description; /* one line */
     double min, max;         /* valid closed range (outputs: expected range, informative) */
     double default_value;    /* used when a model file does not set it */
+    int32_t integer;         /* 1: the value must be a whole number (counts, switches) */
+    int32_t reserved;        /* 0 */
 } zvp_param_desc;
 
 /* Model evaluation: reads params[n_params], writes outputs[n_outputs].
@@ -64,7 +67,8 @@ long zvp_model_output_index(const zvp_model *m, const char *name, zvp_error *err
 void zvp_model_defaults(const zvp_model *m, double *params);
 
 /**
- * zvp_model_check_params - validate a parameter vector against the descriptor ranges.
+ * zvp_model_check_params - validate a parameter vector against the descriptor ranges and,
+ * for parameters marked `integer`, whole-number values.
  * @return ZVP_SUCCESS or ZVP_EINVAL; the message names the first bad parameter, its value
  *         and the allowed range (NaN and infinities are always invalid).
  */

@@ -41,6 +41,10 @@
 extern "C" {
 #endif
 
+/* Largest grid a sweep accepts, in points (the product of the axis lengths): 10^9 points
+ * make 8 GB per output uncompressed; larger studies are split into several sweeps. */
+#define ZVP_SWEEP_MAX_POINTS 1000000000ULL
+
 /* Status values stored per point in /status. */
 enum {
     ZVP_POINT_NOT_COMPUTED = 0,
@@ -81,7 +85,8 @@ int zvp_axis_parse(const char *spec, char **name, double **values, size_t *n_val
 typedef struct zvp_sweep_options {
     int32_t threads;       /* OpenMP threads; 0 = the OpenMP default */
     int32_t reserved;
-    uint64_t block_points; /* points per block (memory ~ block_points x (n_outputs + 1) x 8 B); 0 = 65536 */
+    uint64_t block_points; /* points per block (memory ~ block_points x (n_outputs + 1) x 8 B); 0 = 65536;
+                              values below 65536 (one HDF5 chunk) are raised to 65536 */
     const char *command;   /* command line recorded as the root attribute `command` (may be NULL) */
 } zvp_sweep_options;
 
@@ -113,7 +118,8 @@ typedef struct zvp_sweep_summary {
  * @param[out] summary  may be NULL; filled also on failure (points counted so far).
  * @return ZVP_SUCCESS (even when some points are unstable or invalid: see /status);
  *         ZVP_ENOTFOUND (unknown axis name; the message names it and lists the model's
- *         parameters); ZVP_EINVAL (bad axis, duplicate axis, too many points, threads < 0,
+ *         parameters); ZVP_EINVAL (bad axis, duplicate axis, an axis value outside the
+ *         parameter's range, more than ZVP_SWEEP_MAX_POINTS points, threads < 0,
  *         NULL argument); ZVP_EIO (HDF5 failure: the message names the file and the
  *         object; HDF5's own error printing is off during the call and restored after);
  *         ZVP_ENOMEM; a model status as described above.

@@ -72,7 +72,8 @@ class zvp_error(Structure):
 class zvp_param_desc(Structure):
     """model.h: one parameter or output of a model."""
     _fields_ = [("name", c_char_p), ("unit", c_char_p), ("description", c_char_p),
-                ("min", c_double), ("max", c_double), ("default_value", c_double)]
+                ("min", c_double), ("max", c_double), ("default_value", c_double),
+                ("integer", ctypes.c_int32), ("reserved", ctypes.c_int32)]
 
 
 zvp_eval_fn = CFUNCTYPE(c_int, POINTER(c_double), POINTER(c_double), POINTER(zvp_error))

@@ -92,7 +92,15 @@ static void json_num(FILE *fp, double v)
 static int open_model(const char *arg, zvp_model_file **mf, zvp_error *err)
 {
     if (access(arg, F_OK) != 0) {
-        const zvp_model *m = zvp_model_find(arg, NULL);
+        const zvp_model *m = zvp_model_find(arg, err);
+        if (!m && !strchr(arg, '/') && !strstr(arg, ".ini")) {
+            /* neither a file nor a model: say both (err holds the list of models) */
+            char models[ZVP_ERRMSG_MAX];
+            snprintf(models, sizeof models, "%s", err->message);
+            snprintf(err->message, sizeof err->message,
+                     "'%s' is neither a model file nor a registered model: %.400s", arg, models);
+            return err->status = ZVP_ENOTFOUND;
+        }
         if (m) {
             *mf = zvp_model_file_new(m);
             if (!*mf) {
@@ -104,6 +112,28 @@ static int open_model(const char *arg, zvp_model_file **mf, zvp_error *err)
         }
     }
     return zvp_model_file_read(arg, mf, err);
+}
+
+/* 1 if the NAME of a NAME=VALUE argument (up to '=') equals `name`. */
+static int override_names(const char *arg, const char *name)
+{
+    size_t n = strcspn(arg, "=");
+    return strlen(name) == n && strncmp(arg, name, n) == 0;
+}
+
+/* Bad input if a NAME=VALUE argument repeats an earlier one (argv[0..i-1]). */
+static int check_repeated(char **argv, int i, zvp_error *err)
+{
+    size_t n = strcspn(argv[i], "=");
+    for (int j = 0; j < i; j++)
+        if (strchr(argv[j], '=') && strcspn(argv[j], "=") == n && strncmp(argv[j], argv[i], n) == 0 &&
+            argv[j][0] != '-') {
+            snprintf(err->message, sizeof err->message,
+                     "parameter %.*s is given twice ('%s' and '%s')", (int)n, argv[i], argv[j],
+                     argv[i]);
+            return err->status = ZVP_EPARSE;
+        }
+    return ZVP_SUCCESS;
 }
 
 /* Apply NAME=VALUE overrides. */
@@ -145,7 +175,7 @@ static void print_desc_json(FILE *fp, const zvp_param_desc *d, size_t n)
         json_num(fp, d[i].max);
         fputs(", \"default\": ", fp);
         json_num(fp, d[i].default_value);
-        fputs("}", fp);
+        fputs(d[i].integer ? ", \"integer\": true}" : ", \"integer\": false}", fp);
     }
 }
 
@@ -186,9 +216,10 @@ static int cmd_models(int argc, char **argv)
         }
         printf("%s\n  %s\n  source: %s\n  parameters:\n", m->name, m->description, m->source);
         for (size_t i = 0; i < m->n_params; i++)
-            printf("    %-26s %-9s [%g, %g] default %g  %s\n", m->params[i].name,
+            printf("    %-26s %-9s [%g, %g]%s default %g  %s\n", m->params[i].name,
                    m->params[i].unit, m->params[i].min, m->params[i].max,
-                   m->params[i].default_value, m->params[i].description);
+                   m->params[i].integer ? " integer" : "", m->params[i].default_value,
+                   m->params[i].description);
         printf("  outputs:\n");
         for (size_t i = 0; i < m->n_outputs; i++)
             printf("    %-26s %-9s [%g, %g]  %s\n", m->outputs[i].name, m->outputs[i].unit,
@@ -218,7 +249,8 @@ static int cmd_eval(int argc, char **argv)
         return report(&err);
     for (int i = 0; i < argc; i++)
         if (argv[i] != src && strcmp(argv[i], "--json") != 0 &&
-            (st = apply_override(mf, argv[i], &err)) != ZVP_SUCCESS) {
+            ((st = check_repeated(argv, i, &err)) != ZVP_SUCCESS ||
+             (st = apply_override(mf, argv[i], &err)) != ZVP_SUCCESS)) {
             zvp_model_file_free(mf);
             return report(&err);
         }
@@ -345,19 +377,38 @@ static int cmd_sweep(int argc, char **argv, const char *cmdline)
             i++;
             continue;
         }
-        if (a != src && strchr(a, '=') && (st = apply_override(mf, a, &err)) != ZVP_SUCCESS)
+        if (a == src || !strchr(a, '='))
+            continue;
+        for (size_t k = 0; k < n_axes && rc == 0; k++)
+            if (override_names(a, axes[k].name)) {
+                fprintf(stderr, "zvmperf: error: parameter %s is both swept (--axis) and fixed ('%s')\n",
+                        axes[k].name, a);
+                rc = EXIT_BADINPUT;
+            }
+        if (rc == 0 && ((st = check_repeated(argv, i, &err)) != ZVP_SUCCESS ||
+                        (st = apply_override(mf, a, &err)) != ZVP_SUCCESS))
             rc = report(&err);
     }
     if (rc == 0) {
         st = zvp_sweep_run(mf, axes, n_axes, outpath, &opt, &sum, &err);
         if (st != ZVP_SUCCESS)
             rc = report(&err);
-        else
+        else {
             printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s "
                    "-> %s\n",
                    zvp_model_file_model(mf)->name, (unsigned long long)sum.points,
                    (unsigned long long)sum.ok, (unsigned long long)sum.unstable,
                    (unsigned long long)sum.invalid, sum.seconds, outpath);
+            /* Invalid points are bad input the model rejected at those points (for example a
+             * non-integer count): warn, and fail when no point is valid. */
+            if (sum.invalid > 0)
+                fprintf(stderr, "zvmperf: warning: %llu of %llu points are invalid input (status 3 in "
+                        "/status); check the axis values against 'zvmperf models %s'\n",
+                        (unsigned long long)sum.invalid, (unsigned long long)sum.points,
+                        zvp_model_file_model(mf)->name);
+            if (sum.invalid == sum.points)
+                rc = EXIT_BADINPUT;
+        }
     }
     for (size_t k = 0; k < n_axes; k++) {
         free(names[k]);
@@ -408,7 +459,7 @@ static void print_summary(const char *fitpath, const zvp_fit_result *res)
         }
     if (!isfinite(r2min))
         r2min = NAN; /* no output with a defined R^2 (one row, or flat data) */
-    printf("\nsummary: %-22s %-10s %-8s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", name, m->name,
+    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", name, m->name,
            release, rows, zvp_fit_result_n_free(res), r2min, zvp_fit_result_mape_all(res),
            worst >= 0 ? zvp_fit_result_row_label(res, wi) : "-",
            worst >= 0 ? zvp_fit_result_output_name(res, wj) : "-",
@@ -434,8 +485,10 @@ static int cmd_calibrate(int argc, char **argv)
             h5 = argv[++i];
         else if (!fitpath && argv[i][0] != '-')
             fitpath = argv[i];
-        else
+        else {
+            fprintf(stderr, "zvmperf: error: calibrate: unknown or repeated argument '%s'\n", argv[i]);
             return usage(stderr);
+        }
     }
     if (!fitpath)
         return usage(stderr);
