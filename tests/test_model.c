@@ -191,6 +191,15 @@ static void test_zvp_model_file_errors(void)
     write_file(ZVP_TEST_TMPDIR "/bad5.ini", "[model]\nname = nosuch\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad5.ini", &mf, &err), ZVP_ENOTFOUND);
 
+    write_file(ZVP_TEST_TMPDIR "/bad7.ini", "[model]\nname = sweetspot\n[parameters]\ncpus = 4.5\n");
+    CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad7.ini", &mf, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus = 4.5 is not an integer"));
+
+    write_file(ZVP_TEST_TMPDIR "/bad8.ini",
+               "[model]\nname = sweetspot\n[parameters]\ncpus = 4\nstorage_gb = 8\ncpus = 8\n");
+    CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad8.ini", &mf, &err), ZVP_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus is given twice"));
+
     write_file(ZVP_TEST_TMPDIR "/bad6.ini", "[parameters]\ncpus = 4\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad6.ini", &mf, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NULL(mf);
