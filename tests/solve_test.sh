@@ -106,5 +106,40 @@ j=$("$ZVP" solve usl --data 1:101,2:187.44053282588013,4:352.94117647058823,8:57
 close "usl fit alpha (scipy)" "$(field "$j" alpha)" 0.04975437731042141 1e-5
 close "usl fit beta_se (scipy)" "$(field "$j" beta_se)" 4.2800805907637225e-05 1e-4
 
+# --- defects fixed: bounded work, unidentifiable fits, messages, strict options ------------
+# m-server MVA with m < N: work limit up front (ran for minutes before), way out named
+expect 2 "ZVP_QUEUE_MAX_WORK.*delay station" -- timeout 20 "$ZVP" solve mva --users 11000000 --demands 0.1,0.2 --station-servers 10000000,1
+# m >= N is a delay station exactly: cheap; X = 1/D_max = 5 far beyond N* = 1.5
+j=$(timeout 20 "$ZVP" solve mva --users 10000000 --demands 0.1,0.2 --station-servers 10000000,1 --json)
+close "mva huge m X" "$(field "$j" X)" 5 1e-12
+# USL: unidentifiable data are bad input, never start values with se = 0
+expect 2 "\-\-data.*at least 3 distinct N" -- "$ZVP" solve usl --data 1:1,1:1,1:1
+expect 2 "\-\-data = 1:1,2:1.8 has 2 points: at least 3 points" -- "$ZVP" solve usl --data 1:1,2:1.8
+expect 2 "\-\-data.*distinct N" -- "$ZVP" solve usl --data 1:1,2:1.8,2:1.8,2:1.8
+# three points fit exactly, but no residual degree of freedom: se null (NaN), not 0
+expect 0 '"alpha_se": null' -- "$ZVP" solve usl --data 1:1,2:1.8,4:3 --json
+# messages
+expect 2 "customers\[1\] = 100000000 brings the total population.*200000000" -- "$ZVP" solve mva-multi --users 100000000,100000000 --demands "1;1"
+expect 2 "entry 2 ('abc') is not a number" -- "$ZVP" solve mva --users 3 --demands 0.1,abc
+expect 2 "\-\-lambda = '' is not a number" -- "$ZVP" solve mm1 --lambda '' --mu 1
+expect 2 "\-\-lambda = '': entry 1 is empty" -- "$ZVP" solve open --lambda '' --demands 1
+expect 2 "option --servers is required by kind mmc: an integer in \[1, 10000000\]" -- "$ZVP" solve mmc --lambda 1 --mu 2
+out=$("$ZVP" solve open --lambda 1 --demands 0.5,1.2 2>&1)
+if printf '%s' "$out" | grep -q "no steady state.*no steady state"; then bad "duplicated: $out"; else ok; fi
+expect 0 "mmc|erlang-b .*--servers C$" -- "$ZVP" solve --help
+out=$("$ZVP" solve --help 2>/dev/null); st=$?
+if [ "$st" -eq 0 ] && printf '%s' "$out" | grep -q "Exit status: 0 ok; 1 no convergence"; then ok; else bad "solve --help: exit $st, stdout '$out'"; fi
+if "$ZVP" solve --help | grep -q "mmc.*\[--servers C\]"; then bad "usage shows --servers optional for mmc"; else ok; fi
+# repeated and inapplicable options
+expect 2 "option --lambda is given twice for kind mmc" -- "$ZVP" solve mmc --lambda 1 --mu 2 --lambda 5 --servers 1
+expect 2 "option --servers does not apply to kind mm1 (kind mm1 takes: --lambda --mu --service --json)" -- "$ZVP" solve mm1 --lambda .5 --mu 1 --servers 3
+expect 2 "option --capacity does not apply to kind mm1" -- "$ZVP" solve mm1 --lambda .5 --mu 1 --capacity 5
+expect 2 "option --servers does not apply to kind mminf" -- "$ZVP" solve mminf --lambda .5 --mu 1 --servers 3
+expect 2 "option --gamma does not apply to kind usl with --data" -- "$ZVP" solve usl --gamma 1 --alpha .1 --beta .01 --data 1:1,2:1.8,4:3
+expect 2 "\-\-mu and --service are alternatives" -- "$ZVP" solve mm1 --lambda 1 --mu 2 --service 3
+expect 2 "\-\-tolerance applies only to an approximate method" -- "$ZVP" solve mva --users 4 --demands 1 --tolerance 1e-3
+# non-convergence: exit 1, and the message says so
+expect 1 "did not converge.*last iterate" -- "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --max-iterations 1
+
 echo "solve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -578,10 +578,106 @@ static void test_q2_usl(void)
     CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, ys, 8, &f, &e), ZVP_SUCCESS);
     CU_ASSERT(f.alpha >= 0.0 && f.beta >= 0.0 && f.alpha < 1e-6 && f.beta < 1e-6);
     CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 2, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(has(&e, "len = 2"));
+    CU_ASSERT(has(&e, "len = 2") && has(&e, "at least 3 points"));
     y[3] = -1.0;
     CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 8, &f, &e), ZVP_EINVAL);
     CU_ASSERT(has(&e, "x[3] = -1"));
+}
+
+static void test_q2_usl_unidentifiable(void)
+{
+    zvp_error e;
+    zvp_usl_fit_result f;
+    /* One distinct n: X(1) = gamma for every alpha, beta; two distinct n leave a curve of
+     * (alpha, beta). Both must fail as bad input, never return start values with se = 0. */
+    const double n1[3] = {1, 1, 1}, x1[3] = {1, 1, 1};
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_usl_fit(n1, x1, 3, &f, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "distinct"));
+    CU_ASSERT(isnan(f.alpha_se) && isnan(f.beta_se));
+    const double n2[4] = {1, 2, 2, 2}, x2[4] = {1, 1.8, 1.8, 1.8};
+    CU_ASSERT_EQUAL(zvp_usl_fit(n2, x2, 4, &f, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "2 distinct"));
+    /* Three points, three parameters: an exact fit (alpha = 1/9, beta = 0 reproduces
+     * X(1) = 1, X(2) = 1.8, X(4) = 3 by hand: 2/(1 + 1/9) = 1.8, 4/(1 + 3/9) = 3), but no
+     * residual degree of freedom: the standard errors are NaN, not 0. */
+    const double n3[3] = {1, 2, 4}, x3[3] = {1, 1.8, 3};
+    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n3, x3, 3, &f, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(f.gamma, 1.0, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(f.alpha, 1.0 / 9.0, 1e-7);
+    CU_ASSERT(f.beta < 1e-8);
+    CU_ASSERT(isnan(f.gamma_se) && isnan(f.alpha_se) && isnan(f.beta_se));
+    /* Too many points. */
+    CU_ASSERT_EQUAL(zvp_usl_fit(n3, x3, (size_t)ZVP_USL_MAX_POINTS + 1, &f, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "ZVP_USL_MAX_POINTS"));
+}
+
+/* Work limits: no input may make a kernel run for minutes. Each case below ran for minutes
+ * (or tens of seconds) before the limit check and must now fail at once with ZVP_EINVAL. */
+static void test_q2_work_limits(void)
+{
+    zvp_error e;
+    /* m-server station with m < N: N x m = 1.1e7 x 1e7 steps. */
+    zvp_station st[2] = {stn(ZVP_STATION_MULTI, 10000000, 1, 0.1), stn(0, 0, 1, 0.2)};
+    zvp_mva_result r = {0, 0, NULL, NULL, NULL};
+    zvp_error_clear(&e);
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 0.0, 11000000, &r, NULL, &e), ZVP_EINVAL);
+    CU_ASSERT(has(&e, "ZVP_QUEUE_MAX_WORK") && has(&e, "delay station") &&
+              has(&e, "zvp_mva_approx"));
+    CU_ASSERT(isnan(r.throughput_per_s));
+    /* m >= N: exactly a delay station, cheap. Delay 0.1 + queue 0.2, Z = 0, N = 1e7: far
+     * beyond N* = 1.5, so X = 1/D_max = 5 (QSP sec. 5.2) up to a term of order 5 (1/3)^N. */
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 2, 0.0, 10000000, &r, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(r.throughput_per_s, 5.0, 1e-12);
+    /* zvp_mva_ld: one LD entry with N = 1e6 costs 2 N^2 = 2e12 steps. */
+    {
+        const unsigned long n = 1000000;
+        double *alpha = malloc((n + 1) * sizeof *alpha);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
+        for (unsigned long j = 0; j <= n; j++)
+            alpha[j] = 1.0;
+        const double *al[2] = {alpha, NULL};
+        zvp_station ld[2] = {stn(ZVP_STATION_LD, 0, 1, 0.1), stn(0, 0, 1, 0.2)};
+        CU_ASSERT_EQUAL(zvp_mva_ld(ld, 2, al, 1.0, n, &r, &e), ZVP_EINVAL);
+        CU_ASSERT(has(&e, "ZVP_QUEUE_MAX_WORK"));
+        free(alpha);
+    }
+    /* Exact multiclass: lattice 1e6 + 1 within its limits, but 2000 classes x 2 per cell. */
+    {
+        enum { C = 2000 };
+        static double d[C], z[C];
+        static unsigned long cust[C];
+        for (int c = 0; c < C; c++) {
+            d[c] = 0.1;
+            z[c] = 1.0;
+            cust[c] = 0;
+        }
+        cust[0] = 1000000;
+        zvp_station q = stn(0, 0, 1, 0.0);
+        zvp_mva_multi_result rm = {NULL, NULL, NULL, NULL, NULL};
+        CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, cust, C, &rm, &e), ZVP_EINVAL);
+        CU_ASSERT(has(&e, "ZVP_QUEUE_MAX_WORK"));
+        /* the total population over classes is the limit that applies: say so */
+        unsigned long two[2] = {100000000, 100000000};
+        CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, two, 2, &rm, &e), ZVP_EINVAL);
+        CU_ASSERT(has(&e, "200000000") && has(&e, "total"));
+        /* approximate: an explicit max_iterations beyond the work limit */
+        zvp_mva_approx_options opt = {ZVP_MVA_SCHWEITZER, 4000000000u, 0.0};
+        unsigned long ten = 10;
+        CU_ASSERT_EQUAL(zvp_mva_approx(&q, 1, d, z, &ten, 1, &opt, &rm, NULL, &e), ZVP_EINVAL);
+        CU_ASSERT(has(&e, "max_iterations") && has(&e, "ZVP_QUEUE_MAX_WORK"));
+    }
+    /* Open network: 300 entries of 1e7 servers = 3e9 Erlang C steps. */
+    {
+        enum { K = 300 };
+        static zvp_station big[K];
+        for (int k = 0; k < K; k++)
+            big[k] = stn(ZVP_STATION_MULTI, 10000000, 1, 0.001);
+        const double lam = 1.0;
+        zvp_open_result ro = {0, 0, 0, NULL, NULL, NULL, NULL};
+        CU_ASSERT_EQUAL(zvp_open_network(big, K, NULL, &lam, 1, &ro, &e), ZVP_EINVAL);
+        CU_ASSERT(has(&e, "ZVP_QUEUE_MAX_WORK"));
+    }
 }
 
 int zvp_test_register_queue2(void)
@@ -600,7 +696,9 @@ int zvp_test_register_queue2(void)
         !CU_add_test(s, "ld_near_saturation", test_q2_ld_near_saturation) ||
         !CU_add_test(s, "bounds", test_q2_bounds) ||
         !CU_add_test(s, "stress_and_edges", test_q2_stress_and_edges) ||
-        !CU_add_test(s, "usl", test_q2_usl))
+        !CU_add_test(s, "usl", test_q2_usl) ||
+        !CU_add_test(s, "usl_unidentifiable", test_q2_usl_unidentifiable) ||
+        !CU_add_test(s, "work_limits", test_q2_work_limits))
         return (int)CU_get_error();
     return 0;
 }

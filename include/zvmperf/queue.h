@@ -25,6 +25,12 @@ extern "C" {
 #define ZVP_MAX_SERVERS 10000000UL
 /* Largest customer / source population accepted by the closed kernels. */
 #define ZVP_MAX_CUSTOMERS 100000000UL
+/* Largest work a network kernel accepts, in elementary steps (one residence-time or
+ * convolution-term update: a few ns each, so the limit is roughly 10 s of CPU). Kernels
+ * whose cost the caller controls (customers x servers, customers^2, lattice x classes,
+ * iterations x classes x stations, sum of servers) estimate it up front and return
+ * ZVP_EINVAL, with the estimate, this limit and the way out, when it is exceeded. */
+#define ZVP_QUEUE_MAX_WORK 2000000000UL
 
 /**
  * zvp_erlang_b - Erlang B blocking probability B(c, a).
@@ -178,7 +184,11 @@ typedef struct zvp_mva_result {
  *         MODELS.md 4.1, 4.3; Casale & Serazzi 2005 (instability of p(0|n)).
  * Cost O(N (M + 1) (K + sum_k replicas_k m_k)) time for M m-server entries (O(N K) without
  * them, by a fast path that performs the same operations in the same order, so results are
- * bit-identical), memory as zvp_mva_scratch_doubles.
+ * bit-identical), memory as zvp_mva_scratch_doubles. Only entries with 2 <= m < N count
+ * (m >= N is a delay station, exactly). Work limit: N (1 + K + sum over those entries k of
+ * [2 m_k + K + sum over those entries i of (replicas_i - [i == k]) (m_i + 1)]) must not
+ * exceed ZVP_QUEUE_MAX_WORK, else ZVP_EINVAL (message: the estimate, the limit, the way
+ * out: fewer customers or servers, or zvp_mva_approx), checked before any work.
  * Every result is checked against the asymptotic bounds X <= N/(Z + sum D) and
  * X D_k/m_k <= 1 (relative slack 1e-9); a violation (a solver bug, never output) returns
  * ZVP_EUNSTABLE with a message starting "internal check failed".
@@ -263,7 +273,9 @@ typedef struct zvp_open_result {
  * @return ZVP_SUCCESS; ZVP_EUNSTABLE when some U_k >= 1 - 64 DBL_EPSILON (indistinguishable
  *         from 1 after rounding the inputs; the message names stations[k] and its utilization); ZVP_EINVAL for bad arguments (named with value and range).
  * Source: Jackson 1963; Baskett, Chandy, Muntz & Palacios, J. ACM 22(2) 1975; QSP ch. 6.2.
- * O(C K) time (plus O(m) per MULTI entry). Thread safety: pure.
+ * O(C K) time plus O(m_k) per MULTI entry (one Erlang C each); C K + sum of m_k over MULTI
+ * entries must not exceed ZVP_QUEUE_MAX_WORK (ZVP_EINVAL, message gives both). Thread
+ * safety: pure.
  */
 int zvp_open_network(const zvp_station *stations, size_t n_stations, const double *demands_s,
                      const double *arrival_rate_per_s, size_t n_classes, zvp_open_result *res,
@@ -301,8 +313,9 @@ typedef struct zvp_mva_multi_result {
  * (queue) or D_ck (delay); X_c(n) = n_c / (Z_c + sum_k replicas_k R_ck(n)); Q_k(n) =
  * sum_c X_c(n) R_ck(n). Visits the lattice in mixed-radix order.
  * @return ZVP_SUCCESS; ZVP_EINVAL (bad argument; lattice > ZVP_MVA_MAX_LATTICE or
- *         lattice x K > ZVP_MVA_MAX_LATTICE_CELLS: the message gives the size and the limit;
- *         a class with N_c > 0 and Z_c + sum D_ck = 0); ZVP_ENOMEM.
+ *         lattice x K > ZVP_MVA_MAX_LATTICE_CELLS or lattice x C x (K + 1) >
+ *         ZVP_QUEUE_MAX_WORK: the message gives the size and the limit; a class with
+ *         N_c > 0 and Z_c + sum D_ck = 0); ZVP_ENOMEM.
  * Cost O(K C prod_c (N_c + 1)) time, K prod_c (N_c + 1) doubles. Thread safety: pure.
  */
 int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const double *demands_s,
@@ -314,7 +327,9 @@ enum { ZVP_MVA_SCHWEITZER = 1, ZVP_MVA_BARD = 2 };
 /* Options of the approximate solvers. */
 typedef struct zvp_mva_approx_options {
     int32_t method;          /* ZVP_MVA_SCHWEITZER or ZVP_MVA_BARD */
-    uint32_t max_iterations; /* >= 1; 0 selects 100000 */
+    uint32_t max_iterations; /* >= 1; 0 selects 100000, or fewer so that iterations x C x
+                                (K + 1) <= ZVP_QUEUE_MAX_WORK; a larger explicit value is
+                                ZVP_EINVAL (message gives the product and the limit) */
     double tolerance;        /* > 0: stop when max over ALL classes and stations of
                                 |Q_ck(new) - Q_ck(old)| / max(N_c, 1) < tolerance; 0 selects 1e-10 */
 } zvp_mva_approx_options;
@@ -338,7 +353,7 @@ typedef struct zvp_mva_approx_info {
  * Schweitzer: a class-c arrival sees A_ck = sum_j Q_jk - Q_ck/N_c (Schweitzer 1979);
  * Bard: A_ck = sum_j Q_jk (Bard 1979); R_ck = D_ck (1 + A_ck) at a queue. Start: each
  * class's customers spread evenly over its non-delay entries. QSP sec. 7.4.
- * @param[in]  options  may be NULL (Schweitzer, 1e-10, 100000).
+ * @param[in]  options  may be NULL (Schweitzer, 1e-10, 100000 or the work-limited default).
  * @param[out] info     may be NULL; filled on success and on ZVP_EMAXITER.
  * @return ZVP_SUCCESS; ZVP_EMAXITER when not converged within max_iterations (res then holds
  *         the last iterate and info->converged = 0); ZVP_EINVAL.
@@ -366,9 +381,12 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
  * queue: Q_k = sum_{j>=1} D^j G(N-j)/G(N); LD / MULTI: p_k(j|N) = f_k(j) G_{-k}(N-j)/G(N)
  * with G_{-k} the network without one replica of k.
  * @return ZVP_SUCCESS; ZVP_EINVAL (as zvp_mva_exact; bad alpha value named with index;
- *         customers > ZVP_MVA_LD_MAX_CUSTOMERS); ZVP_ENOMEM.
- * Cost O((L + 1) U N^2) for U replica units of which L belong to LD/MULTI entries,
- * O(U N) memory. Thread safety: pure.
+ *         customers > ZVP_MVA_LD_MAX_CUSTOMERS; work estimate above ZVP_QUEUE_MAX_WORK);
+ *         ZVP_ENOMEM.
+ * Cost (G + 1) (N Uq + N^2 Ug) + N K elementary steps, for G general entries (LD, and MULTI
+ * with 2 <= m < N; MULTI with m >= N is a delay, exactly) holding Ug replica units and Uq
+ * single-server queue units; it must not exceed ZVP_QUEUE_MAX_WORK (checked up front,
+ * message gives the estimate and the limit). O(K N) memory. Thread safety: pure.
  */
 #define ZVP_MVA_LD_MAX_CUSTOMERS 1000000UL
 int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *const *alpha,
@@ -419,24 +437,36 @@ int zvp_usl_peak(double gamma, double alpha, double beta, double *n_peak, double
 
 typedef struct zvp_usl_fit_result {
     double gamma, alpha, beta;          /* estimates, alpha, beta >= 0 */
-    double gamma_se, alpha_se, beta_se; /* standard errors (delta method through the
-                                           reparametrisation; 0 for a parameter at its bound) */
+    double gamma_se, alpha_se, beta_se; /* standard errors from the Jacobian in (gamma, alpha,
+                                           beta) (= the delta method through the
+                                           reparametrisation, and defined at a bound too);
+                                           NaN when they cannot be computed (len == 3: no
+                                           residual degree of freedom), never 0 */
     double n_peak, x_peak;              /* zvp_usl_peak of the estimates */
     double rss;                         /* residual sum of squares */
     uint32_t iterations;
     int32_t gsl_status;                 /* status of gsl_multifit_nlinear_driver */
 } zvp_usl_fit_result;
 
+/* Largest number of points zvp_usl_fit accepts (cost O(500 len)). */
+#define ZVP_USL_MAX_POINTS 100000UL
+
 /**
  * zvp_usl_fit - least-squares fit of X(N) to points (n_i, x_i) with GSL multifit_nlinear
  * (trust region, Levenberg-Marquardt), alpha = a^2 and beta = b^2 so that alpha, beta >= 0,
  * gamma free. Start: gamma = x at the smallest n divided by that n, a and b from the linear
  * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (MODELS.md 4.5).
- * Standard errors: sqrt(diag(s^2 (J^T J)^-1)), s^2 = rss/(len - 3), mapped to alpha, beta
- * by se(alpha) = 2|a| se(a).
- * @param[in] n, x  [len] n_i >= 1 finite, x_i >= 0 finite; len >= 3 (len == 3 gives se = 0).
- * @return ZVP_SUCCESS; ZVP_EINVAL (bad or too few points); ZVP_EFIT (GSL failure, message
- *         gives GSL's reason); ZVP_ENOMEM. Source: Gunther 2007, ch. 4-5.
+ * Standard errors: sqrt(diag(s^2 (J^T J)^-1)), s^2 = rss/(len - 3), J the Jacobian of X in
+ * (gamma, alpha, beta) at the estimates (for a != 0 identical to se(alpha) = 2|a| se(a)).
+ * @param[in] n, x  [len] n_i >= 1 finite, x_i >= 0 finite; 3 <= len <= ZVP_USL_MAX_POINTS,
+ *                  with at least 3 distinct n_i (len == 3 gives NaN standard errors).
+ * @param[out] out  on any error the estimates, standard errors, peak and rss are NaN except
+ *                  that a ZVP_EFIT after the solver ran keeps the estimates it reached.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (bad, too few, or fewer than 3 distinct n: the data cannot
+ *         identify gamma, alpha and beta); ZVP_EFIT (the fit did not converge within 500
+ *         iterations; GSL failure, message gives GSL's reason; the column-scaled Jacobian at
+ *         the estimates is rank-deficient, singular-value ratio < 1e-10: the data cannot
+ *         identify the parameters); ZVP_ENOMEM. Source: Gunther 2007, ch. 4-5.
  */
 int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
                 zvp_error *err);

@@ -21,9 +21,11 @@
  *   --json              one JSON object: X, R (excluding think time), Q, and "stations":
  *                       [{"U","Q","R","X"}] where a kind has stations; single stations add
  *                       W and Pwait or Pblock.
- * Exit status: 0 ok; 2 bad input (message names the option, its value and the allowed
- * range); 3 no steady state (message names the saturated station); 1 other failures
- * (including an approximate solver that did not converge: its figures are still printed).
+ * Every option at most once; an option that KIND does not take is bad input (exit 2).
+ * Exit status: 0 ok (and `solve --help`, printed to stdout); 1 no convergence (approximate
+ * MVA: its figures are still printed, and the message says it did not converge; USL fit)
+ * or an I/O / memory failure; 2 bad input (message names the option, its value and the
+ * allowed range); 3 no steady state (message names the saturated station).
  */
 #include <float.h>
 #include <math.h>
@@ -54,8 +56,14 @@ static int bad(const char *fmt, const char *opt, const char *value, const char *
 
 static int lib_error(const zvp_error *e)
 {
-    fprintf(stderr, "zvmperf solve: error: %s (%s)\n", e->message[0] ? e->message : "failed",
-            zvp_strerror(e->status));
+    const char *what = zvp_strerror(e->status);
+    if (!e->message[0])
+        fprintf(stderr, "zvmperf solve: error: %s\n", what);
+    else if (strstr(e->message, what) ||
+             (e->status == ZVP_EUNSTABLE && strstr(e->message, "no steady state")))
+        fprintf(stderr, "zvmperf solve: error: %s\n", e->message);
+    else
+        fprintf(stderr, "zvmperf solve: error: %s (%s)\n", e->message, what);
     switch (e->status) {
     case ZVP_EUNSTABLE: return EXIT_UNSTABLE;
     case ZVP_EINVAL:
@@ -64,33 +72,55 @@ static int lib_error(const zvp_error *e)
     }
 }
 
-/* Parse a double option within [lo, hi] (open ends when lo_open/hi_open). */
-static int opt_double(const char *name, const char *s, double lo, double hi, int lo_open,
-                      double *out)
+static int missing(const char *kind, const char *name, const char *what)
+{
+    fprintf(stderr, "zvmperf solve: error: option --%s is required by kind %s: %s\n", name, kind,
+            what);
+    return EXIT_BADINPUT;
+}
+
+/* Parse a double option within [lo, hi] (open lower end when lo_open). */
+static int opt_double(const char *kind, const char *name, const char *s, double lo, double hi,
+                      int lo_open, double *out)
 {
     char range[96];
     char *end;
-    if (!s)
-        return bad("option --%s is required (%s%s)", name, "", "");
-    double v = strtod(s, &end);
     snprintf(range, sizeof range, "%s%.17g, %.17g]", lo_open ? "(" : "[", lo, hi);
-    if (end == s || *end != '\0' || !isfinite(v) || v < lo || (lo_open && v <= lo) || v > hi)
+    if (!s) {
+        char what[128];
+        snprintf(what, sizeof what, "a number in %s", range);
+        return missing(kind, name, what);
+    }
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || isnan(v)) {
+        fprintf(stderr, "zvmperf solve: error: --%s = '%s' is not a number (allowed range %s)\n",
+                name, s, range);
+        return EXIT_BADINPUT;
+    }
+    if (!isfinite(v) || v < lo || (lo_open && v <= lo) || v > hi)
         return bad("--%s = %s is out of range %s", name, s, range);
     *out = v;
     return 0;
 }
 
-static int opt_ulong(const char *name, const char *s, unsigned long lo, unsigned long hi,
-                     unsigned long *out)
+static int opt_ulong(const char *kind, const char *name, const char *s, unsigned long lo,
+                     unsigned long hi, unsigned long *out)
 {
     char range[64];
     char *end;
-    if (!s)
-        return bad("option --%s is required (%s%s)", name, "", "");
-    double v = strtod(s, &end);
     snprintf(range, sizeof range, "[%lu, %lu] (an integer)", lo, hi);
-    if (end == s || *end != '\0' || !isfinite(v) || v != floor(v) || v < (double)lo ||
-        v > (double)hi)
+    if (!s) {
+        char what[96];
+        snprintf(what, sizeof what, "an integer in [%lu, %lu]", lo, hi);
+        return missing(kind, name, what);
+    }
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || isnan(v)) {
+        fprintf(stderr, "zvmperf solve: error: --%s = '%s' is not a number (allowed range %s)\n",
+                name, s, range);
+        return EXIT_BADINPUT;
+    }
+    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi)
         return bad("--%s = %s is out of range %s", name, s, range);
     *out = (unsigned long)v;
     return 0;
@@ -98,13 +128,18 @@ static int opt_ulong(const char *name, const char *s, unsigned long lo, unsigned
 
 /* Split s at `sep` into doubles (each within [lo, hi]); *n receives the count. `inf_ok`
  * accepts the word inf (returned as INFINITY). */
-static int opt_list(const char *name, const char *s, char sep, double lo, double hi, int inf_ok,
-                    double **out, size_t *n)
+static int opt_list(const char *kind, const char *name, const char *s, char sep, double lo,
+                    double hi, int inf_ok, double **out, size_t *n)
 {
+    char range[96];
     *out = NULL;
     *n = 0;
-    if (!s)
-        return bad("option --%s is required (%s%s)", name, "", "");
+    snprintf(range, sizeof range, "[%.17g, %.17g]%s", lo, hi, inf_ok ? " or inf" : "");
+    if (!s) {
+        char what[160];
+        snprintf(what, sizeof what, "a list separated by '%c', each entry in %s", sep, range);
+        return missing(kind, name, what);
+    }
     size_t cap = 1;
     for (const char *p = s; *p; p++)
         cap += *p == sep;
@@ -119,12 +154,11 @@ static int opt_list(const char *name, const char *s, char sep, double lo, double
         char tok[64];
         const char *q = strchr(p, sep);
         size_t len = q ? (size_t)(q - p) : strlen(p);
-        char range[96];
-        snprintf(range, sizeof range, "[%.17g, %.17g]%s", lo, hi, inf_ok ? " or inf" : "");
         if (len == 0 || len >= sizeof tok) {
             free(v);
-            return bad("--%s = %s: an empty or overlong entry; each entry must be in %s", name, s,
-                       range);
+            fprintf(stderr, "zvmperf solve: error: --%s = '%s': entry %zu is %s; each entry must "
+                    "be a number in %s\n", name, s, i + 1, len ? "too long" : "empty", range);
+            return EXIT_BADINPUT;
         }
         memcpy(tok, p, len);
         tok[len] = '\0';
@@ -134,7 +168,13 @@ static int opt_list(const char *name, const char *s, char sep, double lo, double
             x = INFINITY;
         } else {
             x = strtod(tok, &end);
-            if (end == tok || *end != '\0' || !isfinite(x) || x < lo || x > hi) {
+            if (end == tok || *end != '\0' || isnan(x)) {
+                free(v);
+                fprintf(stderr, "zvmperf solve: error: --%s = %s: entry %zu ('%s') is not a "
+                        "number (allowed range %s)\n", name, s, i + 1, tok, range);
+                return EXIT_BADINPUT;
+            }
+            if (!isfinite(x) || x < lo || x > hi) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "--%%s = %%s: entry %zu ('%s') is out of range %%s",
                          i + 1, tok);
@@ -177,21 +217,24 @@ static int solve_single(const solve_opts *o)
     const int is = strcmp(o->kind, "mm1") == 0, ic = strcmp(o->kind, "mmc") == 0,
               ib = strcmp(o->kind, "erlang-b") == 0, i1k = strcmp(o->kind, "mm1k") == 0,
               ick = strcmp(o->kind, "mmck") == 0;
-    if ((rc = opt_double("lambda", o->lambda, 0.0, DBL_MAX, 0, &lambda)))
+    if ((rc = opt_double(o->kind, "lambda", o->lambda, 0.0, DBL_MAX, 0, &lambda)))
         return rc;
+    if (o->mu && o->service)
+        return bad("options --%s and --%s are alternatives (mu = 1/service)%s: give one",
+                   "mu", "service", "");
     if (o->mu || !o->service) {
-        if ((rc = opt_double("mu", o->mu, 0.0, DBL_MAX, 1, &mu)))
+        if ((rc = opt_double(o->kind, "mu", o->mu, 0.0, DBL_MAX, 1, &mu)))
             return rc;
     } else {
-        if ((rc = opt_double("service", o->service, 0.0, DBL_MAX, 1, &service)))
+        if ((rc = opt_double(o->kind, "service", o->service, 0.0, DBL_MAX, 1, &service)))
             return rc;
         mu = 1.0 / service;
     }
     if (ic || ib || ick)
-        if ((rc = opt_ulong("servers", o->servers, 1, ZVP_MAX_SERVERS, &c)))
+        if ((rc = opt_ulong(o->kind, "servers", o->servers, 1, ZVP_MAX_SERVERS, &c)))
             return rc;
     if (i1k || ick) {
-        if ((rc = opt_ulong("capacity", o->capacity, c, ZVP_MAX_CUSTOMERS, &cap)))
+        if ((rc = opt_ulong(o->kind, "capacity", o->capacity, c, ZVP_MAX_CUSTOMERS, &cap)))
             return rc;
     }
     zvp_station_result r;
@@ -255,11 +298,11 @@ static int solve_repairman(const solve_opts *o)
     int rc;
     unsigned long n, c = 1;
     double z, s;
-    if ((rc = opt_ulong("sources", o->sources, 0, ZVP_MAX_CUSTOMERS, &n)) ||
-        (rc = opt_double("think", o->think, 0.0, DBL_MAX, 0, &z)) ||
-        (rc = opt_double("service", o->service, 0.0, DBL_MAX, 1, &s)))
+    if ((rc = opt_ulong(o->kind, "sources", o->sources, 0, ZVP_MAX_CUSTOMERS, &n)) ||
+        (rc = opt_double(o->kind, "think", o->think, 0.0, DBL_MAX, 0, &z)) ||
+        (rc = opt_double(o->kind, "service", o->service, 0.0, DBL_MAX, 1, &s)))
         return rc;
-    if (o->servers && (rc = opt_ulong("servers", o->servers, 1, ZVP_MAX_SERVERS, &c)))
+    if (o->servers && (rc = opt_ulong(o->kind, "servers", o->servers, 1, ZVP_MAX_SERVERS, &c)))
         return rc;
     zvp_station_result r;
     zvp_error e;
@@ -313,7 +356,7 @@ static int parse_net(const solve_opts *o, net *n)
     int rc;
     memset(n, 0, sizeof *n);
     if (!o->demands)
-        return bad("option --%s is required (%s%s)", "demands", "", "");
+        return missing(o->kind, "demands", "service demands D1,D2,... in s; classes separated by ';'");
     size_t C = 1;
     for (const char *p = o->demands; *p; p++)
         C += *p == ';';
@@ -328,7 +371,7 @@ static int parse_net(const solve_opts *o, net *n)
             *semi = '\0';
         double *v;
         size_t k;
-        if ((rc = opt_list("demands", save, ',', 0.0, DBL_MAX, 0, &v, &k))) {
+        if ((rc = opt_list(o->kind, "demands", save, ',', 0.0, DBL_MAX, 0, &v, &k))) {
             free(copy);
             net_free(n);
             return rc;
@@ -364,7 +407,7 @@ static int parse_net(const solve_opts *o, net *n)
     double *m = NULL;
     size_t nm = 0;
     if (o->station_servers) {
-        if ((rc = opt_list("station-servers", o->station_servers, ',', 1.0, ZVP_MAX_SERVERS, 1, &m,
+        if ((rc = opt_list(o->kind, "station-servers", o->station_servers, ',', 1.0, ZVP_MAX_SERVERS, 1, &m,
                            &nm))) {
             net_free(n);
             return rc;
@@ -440,7 +483,7 @@ static int solve_open(const solve_opts *o)
         return rc;
     double *lam = NULL;
     size_t nl;
-    if ((rc = opt_list("lambda", o->lambda, ',', 0.0, DBL_MAX, 0, &lam, &nl))) {
+    if ((rc = opt_list(o->kind, "lambda", o->lambda, ',', 0.0, DBL_MAX, 0, &lam, &nl))) {
         net_free(&n);
         return rc;
     }
@@ -538,10 +581,10 @@ static int solve_closed(const solve_opts *o, int multi)
         rc = bad("--%s = %s: kind mva takes one class; allowed %s", "demands", o->demands,
                  "[1, 1] classes (use mva-multi)");
     if (!rc)
-        rc = opt_list("users", o->users, ',', 0.0, (double)ZVP_MAX_CUSTOMERS, 0, &users, &nu);
+        rc = opt_list(o->kind, "users", o->users, ',', 0.0, (double)ZVP_MAX_CUSTOMERS, 0, &users, &nu);
     if (!rc) {
         if (o->think)
-            rc = opt_list("think", o->think, ',', 0.0, DBL_MAX, 0, &think, &nz);
+            rc = opt_list(o->kind, "think", o->think, ',', 0.0, DBL_MAX, 0, &think, &nz);
         else if ((think = calloc(C, sizeof(double))))
             nz = C;
     }
@@ -568,12 +611,16 @@ static int solve_closed(const solve_opts *o, int multi)
         snprintf(cnt, sizeof cnt, "[1 or %zu] entries (one per class, or one for all)", C);
         rc = bad("--%s = %s: wrong number of entries, allowed %s", "think", o->think, cnt);
     }
+    if (!rc && method == 0 && (o->tolerance || o->max_iterations))
+        rc = bad("option --%s applies only to an approximate method (%s), not to --method "
+                 "exact%s", o->tolerance ? "tolerance" : "max-iterations",
+                 "--method schweitzer or bard", "");
     double tol = 0.0;
     unsigned long maxit = 0;
     if (!rc && o->tolerance)
-        rc = opt_double("tolerance", o->tolerance, 0.0, 0.5, 1, &tol);
+        rc = opt_double(o->kind, "tolerance", o->tolerance, 0.0, 0.5, 1, &tol);
     if (!rc && o->max_iterations)
-        rc = opt_ulong("max-iterations", o->max_iterations, 1, 4294967295UL, &maxit);
+        rc = opt_ulong(o->kind, "max-iterations", o->max_iterations, 1, 4294967295UL, &maxit);
     if (rc) {
         free(users);
         free(think);
@@ -664,8 +711,11 @@ static int solve_closed(const solve_opts *o, int multi)
                    info.converged ? "yes" : "no");
         print_stations_text(&n, uk, qk, rk);
     }
-    if (status == ZVP_EMAXITER)
-        rc = lib_error(&e);
+    if (status == ZVP_EMAXITER) {
+        fprintf(stderr, "zvmperf solve: error: %s; the figures printed are the last iterate, not "
+                "a solution (exit status 1: no convergence)\n", e.message);
+        rc = 1;
+    }
 done:
     free(nn);
     free(x);
@@ -696,8 +746,8 @@ static int solve_bounds(const solve_opts *o)
         return bad("--%s = %s: bounds take one class; allowed %s", "demands", o->demands,
                    "[1, 1] classes");
     }
-    if ((rc = opt_ulong("users", o->users, 1, ZVP_MAX_CUSTOMERS, &users)) ||
-        (o->think && (rc = opt_double("think", o->think, 0.0, DBL_MAX, 0, &z)))) {
+    if ((rc = opt_ulong(o->kind, "users", o->users, 1, ZVP_MAX_CUSTOMERS, &users)) ||
+        (o->think && (rc = opt_double(o->kind, "think", o->think, 0.0, DBL_MAX, 0, &z)))) {
         net_free(&n);
         return rc;
     }
@@ -765,12 +815,39 @@ static int solve_usl(const solve_opts *o)
             }
             p = end + 1;
         }
+        if (np < 3) {
+            free(n);
+            free(x);
+            fprintf(stderr, "zvmperf solve: error: --data = %s has %zu point%s: at least 3 points "
+                    "(N:X pairs with at least 3 distinct N) are needed to fit gamma, alpha and "
+                    "beta\n", o->data, np, np == 1 ? "" : "s");
+            return EXIT_BADINPUT;
+        }
+        size_t distinct = 1;
+        for (size_t i = 1, j2 = 0; i < np && distinct < 3; i++) {
+            if (n[i] == n[0] || (j2 && n[i] == n[j2]))
+                continue;
+            if (!j2)
+                j2 = i;
+            distinct++;
+        }
+        if (distinct < 3) {
+            free(n);
+            free(x);
+            fprintf(stderr, "zvmperf solve: error: --data = %s has %zu distinct N: at least 3 "
+                    "distinct N are needed to identify alpha and beta\n", o->data, distinct);
+            return EXIT_BADINPUT;
+        }
         zvp_usl_fit_result f;
+        zvp_error_clear(&e);
         rc = zvp_usl_fit(n, x, np, &f, &e);
         free(n);
         free(x);
-        if (rc)
-            return lib_error(&e);
+        if (rc) {
+            fprintf(stderr, "zvmperf solve: error: --data: %s (%s)\n",
+                    e.message[0] ? e.message : "fit failed", zvp_strerror(e.status));
+            return e.status == ZVP_EINVAL ? EXIT_BADINPUT : 1;
+        }
         if (o->json) {
             int fi = 1;
             printf("{\"kind\": \"usl\", ");
@@ -792,11 +869,11 @@ static int solve_usl(const solve_opts *o)
         return 0;
     }
     double g, a, b, nusers = 1.0, x, np, xp;
-    if ((rc = opt_double("gamma", o->gamma, 0.0, DBL_MAX, 0, &g)) ||
-        (rc = opt_double("alpha", o->alpha, 0.0, DBL_MAX, 0, &a)) ||
-        (rc = opt_double("beta", o->beta, 0.0, DBL_MAX, 0, &b)))
+    if ((rc = opt_double(o->kind, "gamma", o->gamma, 0.0, DBL_MAX, 0, &g)) ||
+        (rc = opt_double(o->kind, "alpha", o->alpha, 0.0, DBL_MAX, 0, &a)) ||
+        (rc = opt_double(o->kind, "beta", o->beta, 0.0, DBL_MAX, 0, &b)))
         return rc;
-    if (o->users && (rc = opt_double("users", o->users, 1.0, DBL_MAX, 0, &nusers)))
+    if (o->users && (rc = opt_double(o->kind, "users", o->users, 1.0, DBL_MAX, 0, &nusers)))
         return rc;
     if (zvp_usl_eval(nusers, g, a, b, &x, &e) || zvp_usl_peak(g, a, b, &np, &xp, &e))
         return lib_error(&e);
@@ -814,22 +891,81 @@ static int solve_usl(const solve_opts *o)
     return 0;
 }
 
-static int usage(void)
+static void usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: zvmperf solve KIND [options] [--json]\n"
-            "  mm1|mmc|mminf   --lambda R --mu R [--servers C]\n"
-            "  erlang-b        --lambda R --mu R --servers C\n"
-            "  mm1k|mmck       --lambda R --mu R [--servers C] --capacity K\n"
+            "  mm1|mminf       --lambda R (--mu R | --service S)\n"
+            "  mmc|erlang-b    --lambda R (--mu R | --service S) --servers C\n"
+            "  mm1k            --lambda R (--mu R | --service S) --capacity K\n"
+            "  mmck            --lambda R (--mu R | --service S) --servers C --capacity K\n"
             "  repairman       --sources N --think Z --service S [--servers C]\n"
             "  open            --lambda L1[,L2...] --demands D1,D2[;D1,D2...] [--station-servers M1,M2]\n"
             "  mva             --users N [--think Z] --demands D1,D2,... [--station-servers M1,...]\n"
             "                  [--method exact|schweitzer|bard] [--tolerance T] [--max-iterations I]\n"
-            "  mva-multi       --users N1,N2 [--think Z1,Z2] --demands D11,D12;D21,D22 [--method ...]\n"
+            "                  (--tolerance and --max-iterations with schweitzer or bard only)\n"
+            "  mva-multi       --users N1,N2 [--think Z1,Z2] --demands D11,D12;D21,D22\n"
+            "                  [--station-servers M1,...] [--method ...] [--tolerance T] [--max-iterations I]\n"
             "  bounds          --users N [--think Z] --demands D1,... [--station-servers M1,...]\n"
             "  usl             --gamma G --alpha A --beta B [--users N]   |   --data N1:X1,N2:X2,...\n"
-            "Station servers: 1 queue, m >= 2 multi-server, inf delay. Exit status: 0 ok,\n"
-            "2 bad input, 3 no steady state, 1 other failure (e.g. no convergence).\n");
+            "                  (fit: at least 3 points with at least 3 distinct N)\n"
+            "Each option at most once; an option the KIND does not take is an error.\n"
+            "Station servers: 1 queue, m >= 2 multi-server, inf delay (an m-server station with\n"
+            "m >= users is exactly a delay station). Exact MVA work is limited to %lu steps\n"
+            "(users x servers); beyond it use fewer servers or --method schweitzer|bard.\n"
+            "Exit status: 0 ok; 1 no convergence (approximate MVA: figures still printed; USL\n"
+            "fit) or an I/O or memory failure; 2 bad input (option, value and allowed range named);\n"
+            "3 no steady state (the saturated station named).\n",
+            ZVP_QUEUE_MAX_WORK);
+}
+
+/* Options each KIND takes (besides --json). */
+static const struct {
+    const char *kind;
+    const char *opts; /* space-separated */
+} kind_opts[] = {
+    {"mm1", "lambda mu service"},
+    {"mmc", "lambda mu service servers"},
+    {"erlang-b", "lambda mu service servers"},
+    {"mm1k", "lambda mu service capacity"},
+    {"mmck", "lambda mu service servers capacity"},
+    {"mminf", "lambda mu service"},
+    {"repairman", "sources think service servers"},
+    {"open", "lambda demands station-servers"},
+    {"mva", "users think demands station-servers method tolerance max-iterations"},
+    {"mva-multi", "users think demands station-servers method tolerance max-iterations"},
+    {"bounds", "users think demands station-servers"},
+    {"usl", "gamma alpha beta users data"},
+};
+
+static int kind_takes(const char *opts, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = opts; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static int not_taken(const char *kind, const char *opts, const char *name)
+{
+    fprintf(stderr, "zvmperf solve: error: option --%s does not apply to kind %s (kind %s takes:",
+            name, kind, kind);
+    for (const char *p = opts; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        fprintf(stderr, " --%.*s", (int)len, p);
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    fprintf(stderr, " --json)\n");
     return EXIT_BADINPUT;
 }
 
@@ -837,9 +973,25 @@ int zvp_cli_solve(int argc, char **argv)
 {
     solve_opts o;
     memset(&o, 0, sizeof o);
-    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)
-        return usage();
+    if (argc < 1) {
+        usage(stderr);
+        return EXIT_BADINPUT;
+    }
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
     o.kind = argv[0];
+    const char *kopts = NULL;
+    for (size_t i = 0; i < sizeof kind_opts / sizeof kind_opts[0]; i++)
+        if (strcmp(kind_opts[i].kind, o.kind) == 0)
+            kopts = kind_opts[i].opts;
+    if (!kopts) {
+        fprintf(stderr, "zvmperf solve: error: unknown KIND '%s' (allowed: mm1, mmc, erlang-b, "
+                "mm1k, mmck, mminf, repairman, open, mva, mva-multi, bounds, usl)\n", o.kind);
+        return EXIT_BADINPUT;
+    }
     static const struct {
         const char *name;
         size_t off;
@@ -865,6 +1017,11 @@ int zvp_cli_solve(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
+            if (o.json) {
+                fprintf(stderr, "zvmperf solve: error: option --json is given twice: give it "
+                        "once\n");
+                return EXIT_BADINPUT;
+            }
             o.json = 1;
             continue;
         }
@@ -887,6 +1044,8 @@ int zvp_cli_solve(int argc, char **argv)
             fprintf(stderr, "zvmperf solve: error: unknown option '%s'\n", a);
             return EXIT_BADINPUT;
         }
+        if (!kind_takes(kopts, table[t].name))
+            return not_taken(o.kind, kopts, table[t].name);
         if (!val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "zvmperf solve: error: option --%s needs a value\n", table[t].name);
@@ -894,9 +1053,21 @@ int zvp_cli_solve(int argc, char **argv)
             }
             val = argv[++i];
         }
-        *(const char **)((char *)&o + table[t].off) = val;
+        const char **slot = (const char **)((char *)&o + table[t].off);
+        if (*slot) {
+            fprintf(stderr, "zvmperf solve: error: option --%s is given twice for kind %s "
+                    "(first '%s', then '%s'): give it once\n", table[t].name, o.kind, *slot, val);
+            return EXIT_BADINPUT;
+        }
+        *slot = val;
     }
     const char *k = o.kind;
+    if (!strcmp(k, "usl") && o.data && (o.gamma || o.alpha || o.beta || o.users)) {
+        fprintf(stderr, "zvmperf solve: error: option --%s does not apply to kind usl with --data "
+                "(the fit takes only --data; evaluation takes --gamma --alpha --beta [--users])\n",
+                o.gamma ? "gamma" : o.alpha ? "alpha" : o.beta ? "beta" : "users");
+        return EXIT_BADINPUT;
+    }
     if (!strcmp(k, "mm1") || !strcmp(k, "mmc") || !strcmp(k, "erlang-b") || !strcmp(k, "mm1k") ||
         !strcmp(k, "mmck") || !strcmp(k, "mminf"))
         return solve_single(&o);
@@ -910,9 +1081,5 @@ int zvp_cli_solve(int argc, char **argv)
         return solve_closed(&o, 1);
     if (!strcmp(k, "bounds"))
         return solve_bounds(&o);
-    if (!strcmp(k, "usl"))
-        return solve_usl(&o);
-    fprintf(stderr, "zvmperf solve: error: unknown KIND '%s' (allowed: mm1, mmc, erlang-b, mm1k, "
-                    "mmck, mminf, repairman, open, mva, mva-multi, bounds, usl)\n", k);
-    return EXIT_BADINPUT;
+    return solve_usl(&o);
 }

@@ -178,9 +178,11 @@ static void complement_init(const mva_ctx *c, size_t kk, double *ws)
             continue;
         size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
         size_t m = (size_t)st->servers;
+        if (!is_tracked(st, c->customers)) { /* layout only: skip its stages at once */
+            stage += copies * (m + 1);
+            continue;
+        }
         for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
-            if (!is_tracked(st, c->customers))
-                continue;
             for (size_t j = 0; j + 1 < m; j++)
                 stage[j] = 0.0;
             stage[m - 1] = 1.0; /* gamma(0) = c_0 = 1 */
@@ -221,9 +223,11 @@ static double complement_step(const mva_ctx *c, size_t kk, double *ws, unsigned 
             continue;
         size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
         size_t m = (size_t)st->servers;
+        if (!is_tracked(st, c->customers)) {
+            stage += copies * (m + 1);
+            continue;
+        }
         for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
-            if (!is_tracked(st, c->customers))
-                continue;
             const size_t nb = m - 1; /* ring buffer of X_S(n-l), l = 0..m-2 */
             const double d = st->demand_s, md = (double)m;
             stage[n % nb] = x;
@@ -246,6 +250,24 @@ static double complement_step(const mva_ctx *c, size_t kk, double *ws, unsigned 
         }
     }
     return x;
+}
+
+/* Work of a solve, in ZVP_QUEUE_MAX_WORK units (one station update of one customer step):
+ * N (1 + K + sum over tracked k of [2 m_k + K + sum over tracked i of r_ik (m_i + 1)]),
+ * r_ik = replicas_i - (i == k). O(K) to evaluate. */
+static double mva_work(const zvp_station *st, size_t K, unsigned long N)
+{
+    double stages = 0.0; /* sum over tracked i of replicas_i (m_i + 1) */
+    for (size_t i = 0; i < K; i++)
+        if (is_tracked(&st[i], N))
+            stages += (double)st[i].replicas * ((double)st[i].servers + 1.0);
+    double per_step = 1.0 + (double)K;
+    for (size_t k = 0; k < K; k++)
+        if (is_tracked(&st[k], N)) {
+            const double m = (double)st[k].servers;
+            per_step += 2.0 * m + (double)K + stages - (m + 1.0);
+        }
+    return (double)N * per_step;
 }
 
 int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
@@ -281,6 +303,21 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
                         customers, DBL_MAX);
 
     const size_t K = n_stations;
+    const double work = mva_work(stations, K, customers);
+    if (work > (double)ZVP_QUEUE_MAX_WORK) {
+        double msum = 0.0;
+        for (size_t k = 0; k < K; k++)
+            if (is_tracked(&stations[k], customers))
+                msum += (double)stations[k].replicas * (double)stations[k].servers;
+        return zvp_fail(err, ZVP_EINVAL,
+                        "zvp_mva_exact: estimated work %.3g (customers %lu x (1 + %zu stations + "
+                        "the m-server recursions over %.0f servers)) exceeds the limit "
+                        "ZVP_QUEUE_MAX_WORK = %.3g: use fewer customers or fewer servers (an "
+                        "m-server station with m >= customers is exactly a delay station and "
+                        "costs nothing extra), or an approximate method (zvp_mva_approx, "
+                        "Schweitzer/Bard)",
+                        work, customers, K, msum, (double)ZVP_QUEUE_MAX_WORK);
+    }
     if (customers == 0) {
         /* No customers: X = 0, nothing queued; residence times are the no-contention values
          * R_k = D_k that a first customer would see. */

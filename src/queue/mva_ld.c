@@ -177,9 +177,30 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
         return ZVP_SUCCESS;
     }
     size_t general = 0;
-    for (size_t k = 0; k < K; k++)
-        if (treat(&stations[k], N) == 3)
+    double units_q = 0.0, units_g = 0.0; /* queue and general replica units */
+    for (size_t k = 0; k < K; k++) {
+        int t = treat(&stations[k], N);
+        if (t == 3) {
             general++;
+            units_g += (double)stations[k].replicas;
+        } else if (t == 2) {
+            units_q += (double)stations[k].replicas;
+        }
+    }
+    {
+        const double nd = (double)N;
+        const double work = ((double)general + 1.0) * (nd * units_q + nd * nd * units_g) +
+                            nd * (double)K;
+        if (work > (double)ZVP_QUEUE_MAX_WORK)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "zvp_mva_ld: estimated work %.3g ((%zu general entries + 1) x "
+                            "(customers %lu x %.0f queue units + customers^2 x %.0f general "
+                            "units)) exceeds the limit ZVP_QUEUE_MAX_WORK = %.3g: use fewer "
+                            "customers, or zvp_mva_exact for m-server stations (O(N m)), or "
+                            "zvp_mva_approx (an m-server station with m >= customers is a delay "
+                            "station exactly and costs O(1))",
+                            work, general, N, units_q, units_g, (double)ZVP_QUEUE_MAX_WORK);
+    }
     const size_t len = (size_t)N + 1;
     double *fac = general ? malloc(K * len * sizeof(double)) : NULL;
     double *g = malloc(len * sizeof(double));

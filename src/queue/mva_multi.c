@@ -54,10 +54,14 @@ static int check_common(const zvp_station *st, size_t K, const double *d, const 
         snprintf(name, sizeof name, "think_s[%zu]", c);
         if ((rc = zvp_check_range(err, name, z[c], 0.0, DBL_MAX)))
             return rc;
-        if (n[c] > ZVP_MAX_CUSTOMERS || tot + n[c] > ZVP_MAX_CUSTOMERS)
+        if (n[c] > ZVP_MAX_CUSTOMERS)
+            return zvp_fail(err, ZVP_EINVAL, "customers[%zu] = %lu is out of range [0, %lu]", c,
+                            n[c], ZVP_MAX_CUSTOMERS);
+        if (tot + n[c] > ZVP_MAX_CUSTOMERS)
             return zvp_fail(err, ZVP_EINVAL,
-                            "customers[%zu] = %lu is out of range [0, %lu] (the total over "
-                            "classes must not exceed it either)", c, n[c], ZVP_MAX_CUSTOMERS);
+                            "customers[%zu] = %lu brings the total population over classes 0..%zu "
+                            "to %lu, above the limit ZVP_MAX_CUSTOMERS = %lu on the total", c,
+                            n[c], c, tot + n[c], ZVP_MAX_CUSTOMERS);
         tot += n[c];
         double cyc = z[c];
         for (size_t k = 0; k < K; k++)
@@ -129,15 +133,24 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
                             "(Seidmann, flagged) or one class with zvp_mva_exact",
                             k, (int)stations[k].servers, total_n, total_n);
     /* Lattice size, with overflow checks. */
-    size_t P = 1;
-    for (size_t c = 0; c < C; c++) {
-        if ((double)P * ((double)customers[c] + 1.0) > (double)ZVP_MVA_MAX_LATTICE)
+    double lattice = 1.0;
+    for (size_t c = 0; c < C; c++)
+        lattice *= (double)customers[c] + 1.0;
+    if (lattice > (double)ZVP_MVA_MAX_LATTICE)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "population lattice prod_c (customers[c] + 1) = %.6g exceeds the limit "
+                        "ZVP_MVA_MAX_LATTICE = %lu of the exact multiclass solver: use fewer "
+                        "customers or zvp_mva_approx (Schweitzer/Bard) for large populations",
+                        lattice, ZVP_MVA_MAX_LATTICE);
+    size_t P = (size_t)lattice;
+    {
+        const double work = lattice * (double)C * ((double)K + 1.0);
+        if (work > (double)ZVP_QUEUE_MAX_WORK)
             return zvp_fail(err, ZVP_EINVAL,
-                            "population lattice prod_c (customers[c] + 1) exceeds "
-                            "ZVP_MVA_MAX_LATTICE = %lu (at class %zu): allowed range [1, %lu]; "
-                            "use zvp_mva_approx for large populations",
-                            ZVP_MVA_MAX_LATTICE, c, ZVP_MVA_MAX_LATTICE);
-        P *= (size_t)customers[c] + 1;
+                            "exact multiclass MVA: estimated work lattice %.6g x %zu classes x "
+                            "(%zu stations + 1) = %.3g exceeds the limit ZVP_QUEUE_MAX_WORK = "
+                            "%.3g: use fewer customers or classes, or zvp_mva_approx",
+                            lattice, C, K, work, (double)ZVP_QUEUE_MAX_WORK);
     }
     if ((double)P * (double)(K ? K : 1) > (double)ZVP_MVA_MAX_LATTICE_CELLS)
         return zvp_fail(err, ZVP_EINVAL,
@@ -244,7 +257,25 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
                            &total_n, err)))
         return rc;
     int method = options ? options->method : ZVP_MVA_SCHWEITZER;
+    const double per_iteration = (double)C * ((double)K + 1.0);
     unsigned long max_it = options && options->max_iterations ? options->max_iterations : 100000;
+    if (options && options->max_iterations) {
+        if ((double)max_it * per_iteration > (double)ZVP_QUEUE_MAX_WORK)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "options->max_iterations = %lu: max_iterations x %zu classes x "
+                            "(%zu stations + 1) = %.3g exceeds the limit ZVP_QUEUE_MAX_WORK = "
+                            "%.3g: allowed range [1, %.0f]",
+                            max_it, C, K, (double)max_it * per_iteration,
+                            (double)ZVP_QUEUE_MAX_WORK,
+                            floor((double)ZVP_QUEUE_MAX_WORK / per_iteration));
+    } else if ((double)max_it * per_iteration > (double)ZVP_QUEUE_MAX_WORK) {
+        max_it = (unsigned long)floor((double)ZVP_QUEUE_MAX_WORK / per_iteration);
+        if (max_it < 1)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "approximate MVA: one iteration over %zu classes x (%zu stations + "
+                            "1) = %.3g steps exceeds the limit ZVP_QUEUE_MAX_WORK = %.3g",
+                            C, K, per_iteration, (double)ZVP_QUEUE_MAX_WORK);
+    }
     double tol = options && options->tolerance != 0.0 ? options->tolerance : 1e-10;
     if (method != ZVP_MVA_SCHWEITZER && method != ZVP_MVA_BARD)
         return zvp_fail(err, ZVP_EINVAL,

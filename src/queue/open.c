@@ -46,6 +46,19 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
             return rc;
         lam_total += arrival_rate_per_s[c];
     }
+    {
+        double work = (double)C * (double)K;
+        for (size_t k = 0; k < K; k++)
+            if (stations[k].kind == ZVP_STATION_MULTI && stations[k].servers >= 2)
+                work += (double)stations[k].servers;
+        if (work > (double)ZVP_QUEUE_MAX_WORK)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "zvp_open_network: estimated work %.3g (%zu classes x %zu stations + "
+                            "the servers of the m-server entries, one Erlang C step each) exceeds "
+                            "the limit ZVP_QUEUE_MAX_WORK = %.3g: use fewer classes, stations or "
+                            "servers",
+                            work, C, K, (double)ZVP_QUEUE_MAX_WORK);
+    }
 #define DEM(c, k) (demands_s ? demands_s[(c) * K + (k)] : stations[k].demand_s)
     /* Utilizations first: any saturated station is an error before anything is written. */
     for (size_t k = 0; k < K; k++) {
@@ -65,27 +78,30 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
                             "[0, %.17g]", k, work, DBL_MAX);
     }
     double q_total = 0.0, r_weighted = 0.0;
-    for (size_t c = 0; c < C; c++) {
-        double rc_sum = 0.0;
-        for (size_t k = 0; k < K; k++) {
-            const zvp_station *st = &stations[k];
-            double work = 0.0;
-            for (size_t j = 0; j < C; j++)
-                work += arrival_rate_per_s[j] * DEM(j, k);
-            const double d = DEM(c, k);
-            double r;
-            if (st->kind == ZVP_STATION_DELAY) {
-                r = d;
-            } else if (st->kind == ZVP_STATION_QUEUE || st->servers == 1) {
-                r = d / (1.0 - work);
-            } else {
-                const double m = (double)st->servers;
-                double pw = 0.0;
-                if ((rc = zvp_erlang_c(work, (unsigned long)st->servers, &pw, err)))
-                    return rc;
-                r = d * (1.0 + pw / (m * (1.0 - work / m)));
-            }
-            if (!isfinite(r))
+    if (res->class_response_s)
+        for (size_t c = 0; c < C; c++)
+            res->class_response_s[c] = 0.0;
+    /* Station-major: each station's load and Erlang C once (O(C K + sum m_k)). */
+    for (size_t k = 0; k < K; k++) {
+        const zvp_station *st = &stations[k];
+        double work = 0.0;
+        for (size_t j = 0; j < C; j++)
+            work += arrival_rate_per_s[j] * DEM(j, k);
+        double factor; /* R_ck = D_ck x factor */
+        if (st->kind == ZVP_STATION_DELAY) {
+            factor = 1.0;
+        } else if (st->kind == ZVP_STATION_QUEUE || st->servers == 1) {
+            factor = 1.0 / (1.0 - work);
+        } else {
+            const double m = (double)st->servers;
+            double pw = 0.0;
+            if ((rc = zvp_erlang_c(work, (unsigned long)st->servers, &pw, err)))
+                return rc;
+            factor = 1.0 + pw / (m * (1.0 - work / m));
+        }
+        for (size_t c = 0; c < C; c++) {
+            const double r = DEM(c, k) * factor;
+            if (!isfinite(r) || !isfinite(factor))
                 return zvp_fail(err, ZVP_EUNSTABLE,
                                 "stations[%zu] is saturated: utilization %.17g is too close to 1 "
                                 "for a finite residence time", k, work / zvp_qnet_servers(st));
@@ -94,12 +110,11 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
                 res->residence_s[c * K + k] = r;
             if (res->queue_length)
                 res->queue_length[c * K + k] = q;
-            rc_sum += (double)st->replicas * r;
+            if (res->class_response_s)
+                res->class_response_s[c] += (double)st->replicas * r;
+            r_weighted += arrival_rate_per_s[c] * (double)st->replicas * r;
             q_total += (double)st->replicas * q;
         }
-        if (res->class_response_s)
-            res->class_response_s[c] = rc_sum;
-        r_weighted += arrival_rate_per_s[c] * rc_sum;
     }
     if (res->utilization)
         for (size_t k = 0; k < K; k++) {

@@ -8,10 +8,16 @@
 #include <stdlib.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 #include "internal.h"
+
+/* Smallest ratio of singular values of the column-scaled Jacobian (gamma, alpha, beta) for
+ * which the fit counts as identified; below it the standard errors would be amplified
+ * beyond 1e10 and the fit is reported as ZVP_EFIT. */
+#define ZVP_USL_RANK_TOL 1e-10
 
 static int check_params(double gamma, double alpha, double beta, zvp_error *err)
 {
@@ -111,10 +117,15 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     out->n_peak = out->x_peak = out->rss = NAN;
     out->iterations = 0;
     out->gsl_status = 0;
-    if (!n || !x || len < 3)
+    if (!n || !x)
+        return zvp_fail(err, ZVP_EINVAL, "n or x = NULL: the data arrays are required");
+    if (len < 3)
         return zvp_fail(err, ZVP_EINVAL,
-                        "len = %zu is out of range [3, %zu] (n and x must not be NULL)", len,
-                        (size_t)SIZE_MAX);
+                        "len = %zu points: at least 3 points (with at least 3 distinct n) are "
+                        "needed to fit gamma, alpha and beta", len);
+    if (len > ZVP_USL_MAX_POINTS)
+        return zvp_fail(err, ZVP_EINVAL, "len = %zu is out of range [3, %lu] (ZVP_USL_MAX_POINTS)",
+                        len, ZVP_USL_MAX_POINTS);
     size_t imin = 0;
     for (size_t i = 0; i < len; i++) {
         if (!(n[i] >= 1.0) || !isfinite(n[i]))
@@ -125,6 +136,27 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
                             DBL_MAX);
         if (n[i] < n[imin])
             imin = i;
+    }
+    {
+        /* Three parameters need three distinct n (X(n) at one or two n fits any alpha, beta
+         * on a curve): count distinct values up to 3, O(len). */
+        double v1 = n[0], v2 = NAN;
+        size_t distinct = 1;
+        for (size_t i = 1; i < len && distinct < 3; i++) {
+            if (n[i] == v1 || (distinct == 2 && n[i] == v2))
+                continue;
+            if (distinct == 1)
+                v2 = n[i];
+            distinct++;
+        }
+        if (distinct == 1)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "n has 1 distinct value (%.17g): at least 3 distinct n are needed "
+                            "to identify gamma, alpha and beta", v1);
+        if (distinct == 2)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "n has 2 distinct values (%.17g, %.17g): at least 3 distinct n are "
+                            "needed to identify gamma, alpha and beta", v1, v2);
     }
     /* Start values: gamma from the smallest n; alpha, beta from the linear no-intercept fit
      * of y = n/C - 1 = alpha (n-1) + beta n (n-1), C = x/gamma. */
@@ -152,6 +184,8 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     a0 = sqrt(fmax(a0, 1e-6));
     b0 = sqrt(fmax(b0, 1e-10));
 
+    gsl_matrix *Jo = NULL, *V = NULL;
+    gsl_vector *sv = NULL, *work = NULL;
     usl_data dat = {n, x, len};
     gsl_multifit_nlinear_fdf fdf;
     fdf.f = usl_f;
@@ -163,9 +197,8 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
     gsl_multifit_nlinear_workspace *w =
         gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, len, 3);
-    gsl_matrix *cov = gsl_matrix_alloc(3, 3);
     gsl_vector *p0 = gsl_vector_alloc(3);
-    if (!w || !cov || !p0) {
+    if (!w || !p0) {
         rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
         goto done;
     }
@@ -177,7 +210,12 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     int gs = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-12, NULL, NULL, &info, w);
     out->gsl_status = gs;
     out->iterations = (uint32_t)gsl_multifit_nlinear_niter(w);
-    if (gs != GSL_SUCCESS && gs != GSL_EMAXITER) {
+    if (gs == GSL_EMAXITER) {
+        rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: the fit did not converge within 500 "
+                      "iterations (GSL: %s)", gsl_strerror(gs));
+        goto done;
+    }
+    if (gs != GSL_SUCCESS) {
         rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: GSL multifit_nlinear failed: %s",
                       gsl_strerror(gs));
         goto done;
@@ -186,33 +224,87 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     const double g = gsl_vector_get(p, 0), a = gsl_vector_get(p, 1), b = gsl_vector_get(p, 2);
     double rss;
     gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &rss);
-    gsl_matrix *J = gsl_multifit_nlinear_jac(w);
-    gs = gsl_multifit_nlinear_covar(J, 0.0, cov);
-    const double s2 = len > 3 ? rss / (double)(len - 3) : 0.0;
     out->gamma = g;
     out->alpha = a * a;
     out->beta = b * b;
     out->rss = rss;
-    if (gs == GSL_SUCCESS) {
-        out->gamma_se = sqrt(s2 * gsl_matrix_get(cov, 0, 0));
-        out->alpha_se = 2.0 * fabs(a) * sqrt(s2 * gsl_matrix_get(cov, 1, 1));
-        out->beta_se = 2.0 * fabs(b) * sqrt(s2 * gsl_matrix_get(cov, 2, 2));
-    }
-    if (!isfinite(out->gamma_se) || !isfinite(out->alpha_se) || !isfinite(out->beta_se)) {
-        /* singular J (a parameter at its bound): report the others, 0 for that one */
-        out->gamma_se = isfinite(out->gamma_se) ? out->gamma_se : 0.0;
-        out->alpha_se = isfinite(out->alpha_se) ? out->alpha_se : 0.0;
-        out->beta_se = isfinite(out->beta_se) ? out->beta_se : 0.0;
-    }
-    if (!(g > 0.0)) {
+    if (!(g > 0.0) || !isfinite(g)) {
         rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: fitted gamma = %.17g is out of range "
                       "(0, %.17g]", g, DBL_MAX);
         goto done;
     }
+    /* Standard errors from the Jacobian in (gamma, alpha, beta) itself: equal to the delta
+     * method 2|a| se(a) for a != 0, and still defined at the bound a = 0, where the
+     * reparametrised Jacobian has a zero column. Columns scaled to unit norm, then an SVD:
+     * a (near) rank-deficient Jacobian means the data cannot identify the parameters. */
+    {
+        Jo = gsl_matrix_alloc(len, 3);
+        V = gsl_matrix_alloc(3, 3);
+        sv = gsl_vector_alloc(3);
+        work = gsl_vector_alloc(3);
+        if (!Jo || !V || !sv || !work) {
+            rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
+            goto done;
+        }
+        double norm[3] = {0.0, 0.0, 0.0};
+        for (size_t i = 0; i < len; i++) {
+            const double ni = n[i];
+            const double den = 1.0 + out->alpha * (ni - 1.0) + out->beta * ni * (ni - 1.0);
+            const double col[3] = {ni / den, -g * ni * (ni - 1.0) / (den * den),
+                                   -g * ni * ni * (ni - 1.0) / (den * den)};
+            for (int j = 0; j < 3; j++) {
+                gsl_matrix_set(Jo, i, (size_t)j, col[j]);
+                norm[j] += col[j] * col[j];
+            }
+        }
+        for (int j = 0; j < 3; j++) {
+            norm[j] = sqrt(norm[j]);
+            if (!(norm[j] > 0.0) || !isfinite(norm[j])) {
+                rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: the data cannot identify %s: its "
+                              "Jacobian column is %s (rank-deficient fit)",
+                              j == 0 ? "gamma" : j == 1 ? "alpha" : "beta",
+                              isfinite(norm[j]) ? "zero" : "not finite");
+                goto done;
+            }
+            for (size_t i = 0; i < len; i++)
+                gsl_matrix_set(Jo, i, (size_t)j, gsl_matrix_get(Jo, i, (size_t)j) / norm[j]);
+        }
+        if (gsl_linalg_SV_decomp(Jo, V, sv, work) != GSL_SUCCESS) {
+            rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: SVD of the Jacobian failed");
+            goto done;
+        }
+        const double smax = gsl_vector_get(sv, 0), smin = gsl_vector_get(sv, 2);
+        if (!(smin > ZVP_USL_RANK_TOL * smax)) {
+            rc = zvp_fail(err, ZVP_EFIT,
+                          "zvp_usl_fit: the data cannot identify gamma, alpha and beta: the "
+                          "Jacobian at the estimates is rank-deficient (scaled singular values "
+                          "%.3g / %.3g < %.0e)", smin, smax, ZVP_USL_RANK_TOL);
+            goto done;
+        }
+        /* With len == 3 there is no residual degree of freedom: s^2 and the standard errors
+         * are undefined (NaN). */
+        const double s2 = len > 3 ? rss / (double)(len - 3) : NAN;
+        double se[3];
+        for (int j = 0; j < 3; j++) {
+            double c = 0.0; /* (J^T J)^-1 of the scaled columns: V diag(1/s^2) V^T */
+            for (int l = 0; l < 3; l++) {
+                const double v = gsl_matrix_get(V, (size_t)j, (size_t)l);
+                const double sl = gsl_vector_get(sv, (size_t)l);
+                c += v * v / (sl * sl);
+            }
+            se[j] = sqrt(s2 * c) / norm[j];
+        }
+        out->gamma_se = se[0];
+        out->alpha_se = se[1];
+        out->beta_se = se[2];
+    }
     rc = zvp_usl_peak(out->gamma, out->alpha, out->beta, &out->n_peak, &out->x_peak, err);
 done:
+    gsl_matrix_free(Jo);
+    gsl_matrix_free(V);
+    gsl_vector_free(sv);
+    gsl_vector_free(work);
     gsl_multifit_nlinear_free(w);
-    gsl_matrix_free(cov);
     gsl_vector_free(p0);
     return rc;
 }
