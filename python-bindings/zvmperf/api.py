@@ -12,6 +12,7 @@ Arrays owned by a C handle (fit results) are copied out, so they outlive the han
 import configparser
 import ctypes
 import math
+import numbers
 import os
 import tempfile
 from collections import OrderedDict, namedtuple
@@ -22,7 +23,7 @@ import numpy as np
 from . import _clib as C
 
 __all__ = [
-    "ZvmperfError", "InvalidArgumentError", "BadLengthError", "UnstableError",
+    "ZvmperfError", "InvalidArgumentError", "ArgumentTypeError", "BadLengthError", "UnstableError",
     "NoMemoryError", "MaxIterError", "ZvmperfIOError", "NotFoundError", "ParseError",
     "FitError", "version", "library_path", "strerror",
     "erlang_b", "erlang_c", "mmc", "mm1", "repairman", "Station", "mva", "StationResult",
@@ -48,6 +49,13 @@ class ZvmperfError(Exception):
 
 class InvalidArgumentError(ZvmperfError, ValueError):
     """ZVP_EINVAL: out of range, NaN, negative, NULL."""
+
+
+class ArgumentTypeError(InvalidArgumentError, TypeError):
+    """ZVP_EINVAL for an argument of the wrong Python type (None or a str where a number, a
+    path or a name is needed, a scalar where a sequence is needed, ...): both an
+    InvalidArgumentError (so a ZvmperfError and a ValueError) and a TypeError. The message
+    names the argument and says what is accepted."""
 
 
 class BadLengthError(ZvmperfError, ValueError):
@@ -90,7 +98,7 @@ _ERRORS = {C.ZVP_EINVAL: InvalidArgumentError, C.ZVP_EBADLEN: BadLengthError,
 
 def strerror(status):
     """Static text of a ZVP_* status code."""
-    return C.zvp_strerror(int(status)).decode()
+    return C.zvp_strerror(_count("status", status, None)).decode()
 
 
 def _error(status, message):
@@ -133,20 +141,100 @@ _ON_ERROR = ("raise", "nan")
 
 def _check_on_error(on_error):
     if on_error not in _ON_ERROR:
-        raise ValueError("on_error = %r: must be 'raise' or 'nan'" % (on_error,))
+        raise InvalidArgumentError(C.ZVP_EINVAL, "on_error = %.80r: must be 'raise' or 'nan'"
+                                   % (on_error,))
+
+
+def _type_error(name, value, what):
+    return ArgumentTypeError(C.ZVP_EINVAL, "%s = %.80r: must be %s" % (name, value, what))
+
+
+def _float(name, value):
+    """A C double from a real scalar; ArgumentTypeError naming the argument otherwise. NaN and
+    infinities pass: the C function range-checks them and names the parameter."""
+    if (value is None or isinstance(value, (str, bytes)) or _ndim(value) != 0
+            or np.iscomplexobj(value)):
+        raise _type_error(name, value, "a real number")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise _type_error(name, value, "a real number") from None
+
+
+def _farray(name, value, allow_empty=False):
+    """A float64 numpy array from a number or an array-like of real numbers; ArgumentTypeError
+    (wrong type, ragged) or InvalidArgumentError (empty, unless allow_empty) naming it."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise _type_error(name, value, "a number or an array of real numbers")
+    try:
+        a = np.asarray(value)
+        if a.dtype.kind == "O":
+            a = a.astype(float)
+    except (TypeError, ValueError):
+        raise _type_error(name, value, "a number or a rectangular array of real numbers") \
+            from None
+    if a.dtype.kind not in "biuf":
+        raise _type_error(name, value, "a number or an array of real numbers (got dtype %s)"
+                          % a.dtype)
+    a = a.astype(np.float64, copy=False)
+    if a.size == 0 and not allow_empty:
+        raise InvalidArgumentError(C.ZVP_EINVAL, "%s is empty (shape %s): at least one value "
+                                   "is required" % (name, a.shape))
+    return a
+
+
+def _broadcast(names, arrays):
+    """np.broadcast_arrays with a BadLengthError naming the arguments and their shapes."""
+    try:
+        return np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise BadLengthError(C.ZVP_EBADLEN, "shapes do not broadcast together: %s" % ", ".join(
+            "%s %s" % (n, a.shape) for n, a in zip(names, arrays))) from None
 
 
 def _count(name, value, lo=0):
-    """A C unsigned long from an integral number >= lo (ctypes would wrap negatives)."""
-    v = float(value)
-    if not math.isfinite(v) or v != math.floor(v) or v < lo or v > 2.0 ** 63:
-        raise InvalidArgumentError(C.ZVP_EINVAL, "%s = %r: must be an integer >= %d"
-                                   % (name, value, lo))
+    """A C unsigned long from an integral number >= lo (ctypes would wrap negatives);
+    lo=None: any integer (the C function range-checks it)."""
+    v = _float(name, value)
+    if (not math.isfinite(v) or v != math.floor(v) or (lo is not None and v < lo)
+            or abs(v) > 2.0 ** 63):
+        raise InvalidArgumentError(C.ZVP_EINVAL, "%s = %r: must be an integer%s"
+                                   % (name, value, " >= %d" % lo if lo is not None else ""))
     return int(v)
 
 
+def _path(name, value):
+    """bytes for a C path argument: str, bytes or os.PathLike, else ArgumentTypeError."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        return _b(value)
+    raise _type_error(name, value, "a path (str, bytes or os.PathLike)")
+
+
+def _text(name, value):
+    """bytes for a C string argument (a name): str or bytes, else ArgumentTypeError."""
+    if isinstance(value, (str, bytes)):
+        return _b(value)
+    raise _type_error(name, value, "a str")
+
+
+def _mapping(name, value, what="a dict (name -> value) or None"):
+    """A dict-like argument (or None -> {}); ArgumentTypeError otherwise."""
+    if value is None:
+        return {}
+    if not hasattr(value, "items"):
+        raise _type_error(name, value, what)
+    return value
+
+
+def _ndim(x):
+    try:
+        return np.ndim(x)
+    except ValueError:  # ragged nested sequence: _farray reports it with the argument's name
+        return 1
+
+
 def _is_scalar(*xs):
-    return all(np.ndim(x) == 0 for x in xs)
+    return all(_ndim(x) == 0 for x in xs)
 
 
 def _status_code(st):
@@ -158,7 +246,7 @@ def _broadcast_loop(scalar_fn, args, names, n_fields, on_error):
     """Call scalar_fn(*point) -> (status, err, tuple of n_fields floats) over the broadcast of
     args. Returns (fields [n_fields] arrays of the broadcast shape, status uint8 array)."""
     _check_on_error(on_error)
-    arrs = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
+    arrs = _broadcast(names, [_farray(n, a) for n, a in zip(names, args)])
     shape = arrs[0].shape
     flat = [a.ravel() for a in arrs]
     out = np.full((n_fields,) + (int(np.prod(shape)),), np.nan)
@@ -178,10 +266,12 @@ def _broadcast_loop(scalar_fn, args, names, n_fields, on_error):
 
 # ---- Kernels (queue.h) ------------------------------------------------------------------------
 def _erlang(fn, offered_load, servers, on_error):
+    _check_on_error(on_error)
+
     def one(a, c):
         err = C.zvp_error()
         v = c_double(math.nan)
-        st = fn(float(a), _count("servers", c), byref(v), byref(err))
+        st = fn(_float("offered_load", a), _count("servers", c), byref(v), byref(err))
         return st, err, (v.value,)
 
     if _is_scalar(offered_load, servers):
@@ -218,6 +308,8 @@ class StationResult(namedtuple("StationResult", _STATION_FIELDS + ["status"])):
 
 
 def _station_call(make_args, args, names, on_error):
+    _check_on_error(on_error)
+
     def one(*point):
         err = C.zvp_error()
         r = C.zvp_station_result()
@@ -237,7 +329,9 @@ def mmc(arrival_rate_per_s, service_rate_per_s, servers=1, on_error="raise"):
     Returns a StationResult; UnstableError (scalar call) when lambda >= c mu.
     Source: Gross et al. 2008, sec. 2.3 (queue.h zvp_mmc)."""
     def make(lam, mu, c):
-        return lambda r, e: C.zvp_mmc(float(lam), float(mu), _count("servers", c, 1), r, e)
+        return lambda r, e: C.zvp_mmc(_float("arrival_rate_per_s", lam),
+                                       _float("service_rate_per_s", mu),
+                                       _count("servers", c, 1), r, e)
     return _station_call(make, (arrival_rate_per_s, service_rate_per_s, servers),
                          ("arrival_rate_per_s", "service_rate_per_s", "servers"), on_error)
 
@@ -251,7 +345,8 @@ def repairman(sources, think_s, service_s, servers=1, on_error="raise"):
     """Finite-source M/M/c//N (machine repairman): N sources thinking think_s, service
     service_s at c servers. Returns a StationResult (queue.h zvp_repairman)."""
     def make(n, z, s, c):
-        return lambda r, e: C.zvp_repairman(_count("sources", n), float(z), float(s),
+        return lambda r, e: C.zvp_repairman(_count("sources", n), _float("think_s", z),
+                                            _float("service_s", s),
                                             _count("servers", c, 1), r, e)
     return _station_call(make, (sources, think_s, service_s, servers),
                          ("sources", "think_s", "service_s", "servers"), on_error)
@@ -262,32 +357,79 @@ _KINDS = {"queue": C.ZVP_STATION_QUEUE, "delay": C.ZVP_STATION_DELAY,
 
 
 class Station(namedtuple("Station", "kind demand_s servers replicas")):
-    """One station of a closed network: kind 'queue' | 'delay' | 'multi' (or the ZVP_STATION_*
-    code), demand_s = visits x service time per job cycle at one replica (s), servers (m for
-    'multi'), replicas (identical stations sharing the entry)."""
+    """One station of a closed network: kind 'queue' | 'delay' | 'multi' | 'ld' (or the
+    ZVP_STATION_* code), demand_s = visits x service time per job cycle at one replica (s),
+    servers (m for 'multi'), replicas (identical stations sharing the entry).
+    Wherever a list of stations is taken, a plain number d stands for Station('queue', d), a
+    single-server queueing (FCFS/PS) station with service demand d s."""
     __slots__ = ()
 
     def __new__(cls, kind, demand_s, servers=1, replicas=1):
         return super().__new__(cls, kind, demand_s, servers, replicas)
 
 
+_STATION_FORMS = (
+    "stations must be a non-empty sequence whose items are each a number (the service demand "
+    "in s of a single-server queueing station, i.e. Station('queue', demand_s)), a Station, a "
+    "(kind, demand_s[, servers[, replicas]]) tuple or list, or a dict with those keys; or a "
+    "1-D array of numbers (demands of queueing stations); or a 1-D numpy array of dtype "
+    "zvmperf._clib.STATION_DTYPE")
+
+
+def _is_number(x):
+    return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, (bool, np.bool_))
+
+
+def _station_of(i, s):
+    """Station i of a stations argument, in any accepted form (see _STATION_FORMS)."""
+    if isinstance(s, Station):
+        return s
+    if _is_number(s):
+        return Station("queue", s)
+    try:
+        if isinstance(s, dict):
+            return Station(**s)
+        if isinstance(s, (tuple, list)) and 2 <= len(s) <= 4:
+            return Station(*s)
+    except TypeError:
+        pass
+    raise InvalidArgumentError(C.ZVP_EINVAL, "stations[%d] = %.80r is not a station: %s"
+                               % (i, s, _STATION_FORMS))
+
+
 def _stations_array(stations):
-    """A zvp_station array: a STATION_DTYPE array passes as is; Station / tuples / dicts are
-    packed once."""
+    """A zvp_station array: a STATION_DTYPE array passes as is; numbers (single-server
+    queueing stations of those demands), Station / tuples / dicts are packed once. Anything
+    else raises InvalidArgumentError (ArgumentTypeError for a wrong Python type) listing the
+    accepted forms."""
     if isinstance(stations, np.ndarray) and stations.dtype == C.STATION_DTYPE:
+        if stations.ndim != 1 or stations.size == 0:
+            raise InvalidArgumentError(C.ZVP_EINVAL, "stations: a STATION_DTYPE array of shape "
+                                       "%s; %s" % (stations.shape, _STATION_FORMS))
         return np.ascontiguousarray(stations)
+    if isinstance(stations, np.ndarray):
+        if stations.ndim != 1 or stations.dtype.kind not in "biuf":
+            raise InvalidArgumentError(C.ZVP_EINVAL, "stations: an array of dtype %s and shape "
+                                       "%s; %s" % (stations.dtype, stations.shape,
+                                                   _STATION_FORMS))
+        stations = stations.tolist()
+    if (stations is None or isinstance(stations, (str, bytes, dict, Station))
+            or not hasattr(stations, "__len__") or not hasattr(stations, "__getitem__")):
+        raise ArgumentTypeError(C.ZVP_EINVAL, "stations = %.80r: %s" % (stations, _STATION_FORMS))
+    if len(stations) == 0:
+        raise InvalidArgumentError(C.ZVP_EINVAL, "stations is empty: at least one station is "
+                                   "required")
     arr = np.zeros(len(stations), dtype=C.STATION_DTYPE)
     for i, s in enumerate(stations):
-        if isinstance(s, dict):
-            s = Station(**s)
-        elif not isinstance(s, Station):
-            s = Station(*s)
+        s = _station_of(i, s)
         kind = _KINDS.get(s.kind, s.kind) if isinstance(s.kind, str) else s.kind
-        if kind not in _KINDS.values():
-            raise InvalidArgumentError(C.ZVP_EINVAL, "station %d: kind = %r: must be one of %s"
+        if not _is_number(kind) or kind not in _KINDS.values():
+            raise InvalidArgumentError(C.ZVP_EINVAL, "stations[%d]: kind = %r: must be one of %s "
+                                       "(or the ZVP_STATION_* code)"
                                        % (i, s.kind, ", ".join(_KINDS)))
-        arr[i] = (kind, _count("station %d servers" % i, s.servers),
-                  _count("station %d replicas" % i, s.replicas), 0, float(s.demand_s))
+        arr[i] = (kind, _count("stations[%d].servers" % i, s.servers),
+                  _count("stations[%d].replicas" % i, s.replicas), 0,
+                  _float("stations[%d].demand_s" % i, s.demand_s))
     return arr
 
 
@@ -302,6 +444,9 @@ def mva(stations, think_s, customers):
     """Exact single-class MVA of a closed network with think time think_s (s) and `customers`
     jobs. stations: a list of Station (or (kind, demand_s[, servers, replicas]) tuples, or
     dicts), or a numpy array of dtype zvmperf._clib.STATION_DTYPE (passed without copy).
+    A plain sequence of numbers means single-server queueing stations with those service
+    demands (s), the textbook case: mva([0.05, 0.03, 0.02], 2.0, 100). Any other form raises
+    InvalidArgumentError listing the accepted ones; an empty list raises too.
     Source: Reiser & Lavenberg 1980; QSP ch. 6, 8 (queue.h zvp_mva_exact)."""
     st_arr = _stations_array(stations)
     k = len(st_arr)
@@ -313,7 +458,8 @@ def mva(stations, think_s, customers):
                            queue.ctypes.data_as(C.P_double),
                            util.ctypes.data_as(C.P_double))
     err = C.zvp_error()
-    st = C.zvp_mva_exact(st_arr, k, float(think_s), _count("customers", customers), byref(res),
+    st = C.zvp_mva_exact(st_arr, k, _float("think_s", think_s), _count("customers", customers),
+                         byref(res),
                          None, byref(err))
     _check(st, err)
     return MvaResult(res.throughput_per_s, res.response_s, residence, queue, util)
@@ -337,12 +483,14 @@ def mmck(arrival_rate_per_s, service_rate_per_s, servers, capacity, on_error="ra
     """M/M/c/K queue (room for K in all; M/M/1/K is c = 1, Erlang loss M/M/c/c is K = c).
     Returns a LossResult. Source: Gross et al. 2008, sec. 2.5-2.6 (queue.h zvp_mmck)."""
     fn = _need("zvp_mmck")
+    _check_on_error(on_error)
 
     def one(lam, mu, c, k):
         err = C.zvp_error()
         r = C.zvp_station_result()
         pb = c_double(math.nan)
-        st = fn(float(lam), float(mu), _count("servers", c, 1), _count("capacity", k, 1),
+        st = fn(_float("arrival_rate_per_s", lam), _float("service_rate_per_s", mu),
+                _count("servers", c, 1), _count("capacity", k, 1),
                 byref(r), byref(pb), byref(err))
         return st, err, tuple(getattr(r, f) for f in _STATION_FIELDS) + (pb.value,)
 
@@ -362,7 +510,8 @@ def mminf(arrival_rate_per_s, service_rate_per_s, on_error="raise"):
     fn = _need("zvp_mminf")
 
     def make(lam, mu):
-        return lambda r, e: fn(float(lam), float(mu), r, e)
+        return lambda r, e: fn(_float("arrival_rate_per_s", lam),
+                               _float("service_rate_per_s", mu), r, e)
     return _station_call(make, (arrival_rate_per_s, service_rate_per_s),
                          ("arrival_rate_per_s", "service_rate_per_s"), on_error)
 
@@ -372,7 +521,12 @@ def _dptr(a):
 
 
 def _ulongs(name, values):
+    if values is None or isinstance(values, (str, bytes)):
+        raise _type_error(name, values, "an integer or a sequence of integers")
     vals = [_count("%s[%d]" % (name, i), v) for i, v in enumerate(np.atleast_1d(values))]
+    if not vals:
+        raise InvalidArgumentError(C.ZVP_EINVAL, "%s is empty: at least one value is required"
+                                   % name)
     return np.ascontiguousarray(vals, dtype=C.ND_ULONG._dtype_)
 
 
@@ -389,11 +543,18 @@ def open_network(stations, arrival_rate_per_s, demands_s=None):
     fn = _need("zvp_open_network")
     st = _stations_array(stations)
     k = len(st)
-    lam = np.ascontiguousarray(np.atleast_1d(np.asarray(arrival_rate_per_s, dtype=float)))
+    lam = np.ascontiguousarray(np.atleast_1d(_farray("arrival_rate_per_s", arrival_rate_per_s)))
+    if lam.ndim != 1:
+        raise BadLengthError(C.ZVP_EBADLEN, "arrival_rate_per_s must be a scalar or 1-D [C], "
+                             "got shape %s" % (lam.shape,))
     c = lam.size
     d = None
     if demands_s is not None:
-        d = np.ascontiguousarray(np.asarray(demands_s, dtype=float).reshape(c, k))
+        d = _farray("demands_s", demands_s)
+        if d.size != c * k:
+            raise BadLengthError(C.ZVP_EBADLEN, "demands_s has shape %s, expected classes x "
+                                 "stations = %d x %d" % (d.shape, c, k))
+        d = np.ascontiguousarray(d.reshape(c, k))
     cr, rs, ql, ut = np.full(c, np.nan), np.full((c, k), np.nan), np.full((c, k), np.nan), \
         np.full(k, np.nan)
     res = C.zvp_open_result(math.nan, math.nan, math.nan, _dptr(cr), _dptr(rs), _dptr(ql),
@@ -412,7 +573,7 @@ MvaMultiResult.__doc__ = ("Closed multiclass results: throughput_per_s and respo
 def _multi_args(stations, demands_s, think_s, customers):
     st = _stations_array(stations)
     k = len(st)
-    z = np.ascontiguousarray(np.atleast_1d(np.asarray(think_s, dtype=float)))
+    z = np.ascontiguousarray(np.atleast_1d(_farray("think_s", think_s)).ravel())
     n = _ulongs("customers", customers)
     c = n.size
     if demands_s is None:
@@ -420,7 +581,7 @@ def _multi_args(stations, demands_s, think_s, customers):
             raise BadLengthError(C.ZVP_EBADLEN, "demands_s is required with %d classes" % c)
         d = np.ascontiguousarray(st["demand_s"], dtype=float).reshape(1, k)
     else:
-        d = np.ascontiguousarray(np.asarray(demands_s, dtype=float))
+        d = np.ascontiguousarray(_farray("demands_s", demands_s))
         if d.size != c * k:
             raise BadLengthError(C.ZVP_EBADLEN, "demands_s has %d values, expected classes x "
                                  "stations = %d x %d" % (d.size, c, k))
@@ -450,10 +611,11 @@ def mva_approx(stations, think_s, customers, demands_s=None, method="schweitzer"
     fn = _need("zvp_mva_approx")
     st, k, d, z, n, c, out, res = _multi_args(stations, demands_s, think_s, customers)
     methods = {"schweitzer": C.ZVP_MVA_SCHWEITZER, "bard": C.ZVP_MVA_BARD}
-    if method not in methods:
+    if not isinstance(method, str) or method not in methods:
         raise InvalidArgumentError(C.ZVP_EINVAL, "method = %r: must be 'schweitzer' or 'bard'"
                                    % (method,))
-    opt = C.zvp_mva_approx_options(methods[method], int(max_iterations), float(tolerance))
+    opt = C.zvp_mva_approx_options(methods[method], _count("max_iterations", max_iterations),
+                                   _float("tolerance", tolerance))
     info = C.zvp_mva_approx_info()
     err = C.zvp_error()
     _check(fn(st, k, d.ravel(), z, n, c, byref(opt), byref(res), byref(info), byref(err)), err)
@@ -471,10 +633,15 @@ def mva_ld(stations, think_s, customers, alpha=None):
     n = _count("customers", customers)
     keep = []
     arr = None
+    alpha = _mapping("alpha", alpha, "a dict station index -> rate multipliers, or None")
     if alpha:
         arr = (C.P_double * k)()
         for i, a in alpha.items():
-            v = np.ascontiguousarray(np.asarray(a, dtype=float))
+            if not _is_number(i) or i != int(i) or not 0 <= int(i) < k:
+                raise InvalidArgumentError(C.ZVP_EINVAL, "alpha key %r: must be a station index "
+                                           "0 .. %d" % (i, k - 1))
+            i = int(i)
+            v = np.ascontiguousarray(_farray("alpha[%d]" % i, a).ravel())
             if v.size != n + 1:
                 raise BadLengthError(C.ZVP_EBADLEN, "alpha[%d] has %d values, expected "
                                      "customers + 1 = %d" % (i, v.size, n + 1))
@@ -483,7 +650,7 @@ def mva_ld(stations, think_s, customers, alpha=None):
     out = [np.full(k, np.nan) for _ in range(3)]
     res = C.zvp_mva_result(math.nan, math.nan, *[_dptr(a) for a in out])
     err = C.zvp_error()
-    _check(fn(st, k, arr, float(think_s), n, byref(res), byref(err)), err)
+    _check(fn(st, k, arr, _float("think_s", think_s), n, byref(res), byref(err)), err)
     return MvaResult(res.throughput_per_s, res.response_s, *out)
 
 
@@ -498,7 +665,7 @@ def mva_bounds(stations, think_s, customers):
     st = _stations_array(stations)
     out = C.zvp_bounds_result()
     err = C.zvp_error()
-    _check(fn(st, len(st), float(think_s), _count("customers", customers), byref(out),
+    _check(fn(st, len(st), _float("think_s", think_s), _count("customers", customers), byref(out),
               byref(err)), err)
     return Bounds(*[getattr(out, f) for f in _BOUND_FIELDS])
 
@@ -507,11 +674,13 @@ def usl(n, gamma, alpha, beta, on_error="raise"):
     """Universal Scalability Law X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)) (Gunther
     2007); n may be an array."""
     fn = _need("zvp_usl_eval")
+    _check_on_error(on_error)
 
     def one(nn, g, a, b):
         err = C.zvp_error()
         x = c_double(math.nan)
-        st = fn(float(nn), float(g), float(a), float(b), byref(x), byref(err))
+        st = fn(_float("n", nn), _float("gamma", g), _float("alpha", a), _float("beta", b),
+                byref(x), byref(err))
         return st, err, (x.value,)
     if _is_scalar(n, gamma, alpha, beta):
         st, err, (x,) = one(n, gamma, alpha, beta)
@@ -527,7 +696,8 @@ def usl_peak(gamma, alpha, beta):
     fn = _need("zvp_usl_peak")
     npk, xpk = c_double(), c_double()
     err = C.zvp_error()
-    _check(fn(float(gamma), float(alpha), float(beta), byref(npk), byref(xpk), byref(err)), err)
+    _check(fn(_float("gamma", gamma), _float("alpha", alpha), _float("beta", beta), byref(npk),
+              byref(xpk), byref(err)), err)
     return npk.value, xpk.value
 
 
@@ -535,17 +705,55 @@ UslFit = namedtuple("UslFit", [f for f, _ in C.zvp_usl_fit_result._fields_])
 
 
 def usl_fit(n, x):
-    """Fit the USL to throughputs x measured at concurrencies n (queue.h zvp_usl_fit)."""
+    """Fit the USL to throughputs x measured at concurrencies n (queue.h zvp_usl_fit).
+
+    n, x: [len] concurrencies n_i >= 1 and throughputs x_i >= 0, len >= 3 with at least 3
+    distinct n_i. Raises InvalidArgumentError for bad data or fewer than 3 distinct n (the
+    data cannot identify gamma, alpha and beta), FitError (ZVP_EFIT) when the fit fails:
+    no convergence, a GSL failure, a rank-deficient Jacobian. Checked here as well, so an
+    older library that returned success with its start values is refused too: a non-zero
+    GSL driver status, or a non-finite standard error with len > 3 (with len == 3 there is
+    no residual degree of freedom and the standard errors are NaN). A returned UslFit has
+    gsl_status == 0."""
     fn = _need("zvp_usl_fit")
-    nn = np.ascontiguousarray(np.asarray(n, dtype=float))
-    xx = np.ascontiguousarray(np.asarray(x, dtype=float))
+    nn = np.ascontiguousarray(_farray("n", n, allow_empty=True))
+    xx = np.ascontiguousarray(_farray("x", x, allow_empty=True))
     if nn.shape != xx.shape or nn.ndim != 1:
         raise BadLengthError(C.ZVP_EBADLEN, "n and x must be 1-D of the same length (%s, %s)"
                              % (nn.shape, xx.shape))
     out = C.zvp_usl_fit_result()
     err = C.zvp_error()
     _check(fn(nn, xx, nn.size, byref(out), byref(err)), err)
-    return UslFit(*[getattr(out, f) for f, _ in out._fields_])
+    fit = UslFit(*[getattr(out, f) for f, _ in out._fields_])
+    distinct = np.unique(nn)
+    if distinct.size < 3:
+        # X(N) at fewer than 3 distinct N cannot determine 3 parameters (a whole curve of
+        # (gamma, alpha, beta) fits exactly); current libraries say so themselves (EINVAL).
+        raise InvalidArgumentError(C.ZVP_EINVAL, "usl_fit: n has %d distinct value(s) (%s); "
+                                   "gamma, alpha and beta need measurements at >= 3 distinct "
+                                   "concurrencies"
+                                   % (distinct.size, ", ".join("%g" % v for v in distinct)))
+    if fit.gsl_status != 0:
+        raise FitError(C.ZVP_EFIT, "usl_fit: the GSL driver returned status %d (%s) after %d "
+                       "iterations: the %d points (n = %s) do not determine gamma, alpha, beta"
+                       % (fit.gsl_status, _gsl_status_name(fit.gsl_status), fit.iterations,
+                          nn.size, np.array2string(nn, threshold=8)))
+    bad = [f for f in ("gamma_se", "alpha_se", "beta_se")
+           if nn.size > 3 and not math.isfinite(getattr(fit, f))]
+    if bad:
+        raise FitError(C.ZVP_EFIT, "usl_fit: standard error %s is not finite (%s): the fit "
+                       "is not identified by the data" % (", ".join(bad), ", ".join(
+                           "%s = %r" % (f, getattr(fit, f)) for f in bad)))
+    return fit
+
+
+_GSL_STATUS = {11: "GSL_EMAXITER: exceeded the iteration limit or no progress from the start",
+               27: "GSL_ENOPROG: no progress", 1: "GSL_EDOM", 4: "GSL_EINVAL",
+               5: "GSL_EFAILED"}
+
+
+def _gsl_status_name(code):
+    return _GSL_STATUS.get(code, "GSL status %d" % code)
 
 
 # ---- Model registry (model.h) -----------------------------------------------------------------
@@ -595,7 +803,7 @@ class Model:
     def output(self, name):
         """Descriptor of an output by name."""
         err = C.zvp_error()
-        i = C.zvp_model_output_index(self._ptr, _b(name), byref(err))
+        i = C.zvp_model_output_index(self._ptr, _text("output name", name), byref(err))
         if i < 0:
             _raise(err.status or C.ZVP_ENOTFOUND, err)
         return self.outputs[i]
@@ -604,7 +812,7 @@ class Model:
         i = self._pindex.get(name)
         if i is None:
             err = C.zvp_error()
-            i = C.zvp_model_param_index(self._ptr, _b(name), byref(err))
+            i = C.zvp_model_param_index(self._ptr, _text("parameter name", name), byref(err))
             if i < 0:
                 _raise(err.status or C.ZVP_ENOTFOUND, err)
         return i
@@ -623,7 +831,7 @@ class Model:
         """Validate defaults overridden by params against the ranges; InvalidArgumentError."""
         v = self.default_vector()
         for k, x in params.items():
-            v[self.param_index(k)] = x
+            v[self.param_index(k)] = _float(k, x)
         err = C.zvp_error()
         _check(C.zvp_model_check_params(self._ptr, v, byref(err)), err)
 
@@ -659,6 +867,9 @@ def model(name):
     registered names."""
     if isinstance(name, Model):
         return name
+    if not isinstance(name, (str, bytes)):
+        raise _type_error("model", name, "a registered model name (str) or a Model (names: %s)"
+                          % ", ".join(model_names()))
     err = C.zvp_error()
     p = C.zvp_model_find(_b(name), byref(err))
     if not p:
@@ -684,16 +895,15 @@ class EvalResult(OrderedDict):
 def _eval(m, base, params, kw, on_error):
     _check_on_error(on_error)
     over = OrderedDict()
-    if params:
-        over.update(params)
+    over.update(_mapping("params", params))
     over.update(kw)
     idx = [(m.param_index(k), k, v) for k, v in over.items()]
     n_out = len(m.outputs)
     err = C.zvp_error()
     if _is_scalar(*[v for _, _, v in idx]):
         p = np.array(base, dtype=float)
-        for i, _, v in idx:
-            p[i] = v
+        for i, k, v in idx:
+            p[i] = _float(k, v)
         out = np.empty(n_out)
         st = C.zvp_model_eval(m._ptr, p, out, byref(err))
         if st != C.ZVP_SUCCESS and on_error == "raise":
@@ -702,8 +912,8 @@ def _eval(m, base, params, kw, on_error):
                           OrderedDict(zip(m.param_names, p.tolist())))
     # vectorised: a (N, n_params) matrix built by numpy, then one C call per row, writing
     # straight into row i of the (N, n_outputs) output matrix.
-    arrays = [np.asarray(v, dtype=float) for _, _, v in idx]
-    shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    arrays = [_farray(k, v) for _, k, v in idx]
+    shape = _broadcast([k for _, k, _ in idx], arrays)[0].shape
     n = int(np.prod(shape))
     pm = np.empty((n, len(base)))
     pm[:] = base
@@ -769,7 +979,7 @@ class ModelFile:
         """Parse a model file (EIO, EPARSE, ENOTFOUND, EINVAL become exceptions)."""
         h = C.P_mf()
         err = C.zvp_error()
-        _check(C.zvp_model_file_read(_b(path), byref(h), byref(err)), err)
+        _check(C.zvp_model_file_read(_path("path", path), byref(h), byref(err)), err)
         mf = cls(h)
         mf.path = os.fspath(path)
         return mf
@@ -842,21 +1052,24 @@ class ModelFile:
         h = self._handle()
         for k, v in items:
             err = C.zvp_error()
-            _check(C.zvp_model_file_set(h, _b(k), float(v), byref(err)), err)
+            _check(C.zvp_model_file_set(h, _text("parameter name", k), _float(k, v),
+                                        byref(err)), err)
         return self
 
     def set_stderr(self, name, se):
-        C.zvp_model_file_set_stderr(self._handle(), self.model.param_index(name), float(se))
+        C.zvp_model_file_set_stderr(self._handle(), self.model.param_index(name),
+                                    _float("standard error of %s" % name, se))
 
     def set_provenance(self, key, value):
         err = C.zvp_error()
-        _check(C.zvp_model_file_set_provenance(self._handle(), _b(key), _b(str(value)),
+        _check(C.zvp_model_file_set_provenance(self._handle(), _text("provenance key", key),
+                                               _b(str(value)),
                                                byref(err)), err)
 
     def write(self, path):
         """Write as a model file; returns the path."""
         err = C.zvp_error()
-        _check(C.zvp_model_file_write(self._handle(), _b(path), byref(err)), err)
+        _check(C.zvp_model_file_write(self._handle(), _path("path", path), byref(err)), err)
         return os.fspath(path)
 
     def copy(self):
@@ -900,7 +1113,8 @@ def parse_axis(spec):
     name_p, values_p = c_void_p(), c_void_p()
     n = c_size_t()
     err = C.zvp_error()
-    _check(C.zvp_axis_parse(_b(spec), byref(name_p), byref(values_p), byref(n), byref(err)), err)
+    _check(C.zvp_axis_parse(_text("axis spec", spec), byref(name_p), byref(values_p), byref(n),
+                            byref(err)), err)
     try:
         name = ctypes.string_at(name_p.value).decode()
         vals = np.ctypeslib.as_array(ctypes.cast(values_p, C.P_double), shape=(n.value,)).copy()
@@ -915,18 +1129,33 @@ class SweepPath(str):
     summary = None
 
 
+_AXES_FORMS = ("axes must be a dict name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' "
+               "text), or a list of (name, values) pairs or 'NAME=...' strings")
+
+
 def _axes_list(axes):
-    if isinstance(axes, dict):
+    if hasattr(axes, "items"):
         items = list(axes.items())
+    elif axes is None or isinstance(axes, (str, bytes)) or not hasattr(axes, "__iter__"):
+        raise ArgumentTypeError(C.ZVP_EINVAL, "axes = %.80r: %s" % (axes, _AXES_FORMS))
     else:
         items = []
-        for a in axes:
-            items.append(parse_axis(a) if isinstance(a, str) else tuple(a))
+        for i, a in enumerate(axes):
+            if isinstance(a, str):
+                items.append(parse_axis(a))
+            elif isinstance(a, (tuple, list)) and len(a) == 2:
+                items.append(tuple(a))
+            else:
+                raise ArgumentTypeError(C.ZVP_EINVAL, "axes[%d] = %.80r: %s"
+                                        % (i, a, _AXES_FORMS))
     out = []
     for name, values in items:
+        if not isinstance(name, str):
+            raise _type_error("axis name", name, "a str (a parameter name)")
         if isinstance(values, str):
             name2, values = parse_axis("%s=%s" % (name, values))
-        arr = np.ascontiguousarray(np.atleast_1d(np.asarray(values, dtype=np.float64)))
+        arr = np.ascontiguousarray(np.atleast_1d(_farray("axis %s" % name, values,
+                                                         allow_empty=True)))
         if arr.ndim != 1:
             raise BadLengthError(C.ZVP_EBADLEN, "axis %s: values must be 1-D, got shape %s"
                                  % (name, arr.shape))
@@ -942,13 +1171,17 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
     axes: dict name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' text), or a list of
     (name, values) pairs or 'NAME=...' strings. path None: a new file in a temporary
     directory. Unstable or invalid points are recorded in /status, not raised."""
+    # Validate every argument before anything is changed or created.
+    fixed = _mapping("fixed", fixed)
+    ax = _axes_list(axes)
+    threads = _count("threads", threads, None)
+    block_points = _count("block_points", block_points)
+    if path is not None:
+        _path("path", path)
+    if command is not None:
+        _text("command", command)
     mf, owned = _model_file_of(model_)
     try:
-        saved = None
-        if fixed:
-            saved = mf.vector.copy()
-            mf.set(**fixed)
-        ax = _axes_list(axes)
         c_axes = (C.zvp_axis * len(ax))()
         keep = []
         for k, (name, arr) in enumerate(ax):
@@ -957,13 +1190,10 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
             c_axes[k].name = nb
             c_axes[k].values = arr.ctypes.data_as(C.P_double)
             c_axes[k].n_values = arr.size
-        if path is None:
-            path = os.path.join(tempfile.mkdtemp(prefix="zvmperf-sweep-"),
-                                "%s-sweep.h5" % mf.model.name)
         opt = C.zvp_sweep_options()
         C.zvp_sweep_options_init(byref(opt))
-        opt.threads = int(threads)
-        opt.block_points = int(block_points)
+        opt.threads = threads
+        opt.block_points = block_points
         if command is None:
             command = "zvmperf.sweep(%s, axes=[%s]%s) (Python)" % (
                 mf.path or mf.model.name,
@@ -973,12 +1203,20 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
         opt.command = cmd_b
         summary = C.zvp_sweep_summary()
         err = C.zvp_error()
-        st = C.zvp_sweep_run(mf._handle(), c_axes, len(ax), _b(path), byref(opt), byref(summary),
-                             byref(err))
-        if saved is not None:
-            p = C.zvp_model_file_params(mf._handle())
-            for i, v in enumerate(saved):
-                p[i] = v
+        saved = mf.vector.copy() if fixed else None
+        try:
+            if fixed:
+                mf.set(**fixed)
+            if path is None:
+                path = os.path.join(tempfile.mkdtemp(prefix="zvmperf-sweep-"),
+                                    "%s-sweep.h5" % mf.model.name)
+            st = C.zvp_sweep_run(mf._handle(), c_axes, len(ax), _b(path), byref(opt),
+                                 byref(summary), byref(err))
+        finally:
+            if saved is not None:  # a given ModelFile gets its values back, even on error
+                p = C.zvp_model_file_params(mf._handle())
+                for i, v in enumerate(saved):
+                    p[i] = v
         _check(st, err)
         out = SweepPath(os.fspath(path))
         out.summary = OrderedDict((f, getattr(summary, f)) for f, _ in summary._fields_)
@@ -1008,35 +1246,70 @@ class Sweep:
 
     def __init__(self, path):
         import h5py  # only needed here
-        self.path = os.fspath(path)
-        with h5py.File(self.path, "r") as f:
-            self.attrs = OrderedDict((k, _attr(v)) for k, v in f.attrs.items())
-            self.model = self.attrs.get("model")
-            names = self.attrs.get("axes")
-            dims = [n for n in names.split(",") if n] if names else list(f["axes"].keys())
-            self.dims = tuple(dims)
-            self.axes = OrderedDict((n, f["axes"][n][()]) for n in dims)
-            self.axis_units = OrderedDict((n, _attr(f["axes"][n].attrs.get("units", "")))
-                                          for n in dims)
-            self.axis_descriptions = OrderedDict(
-                (n, _attr(f["axes"][n].attrs.get("description", ""))) for n in dims)
-            self.outputs = OrderedDict()
-            self.units = OrderedDict()
-            self.descriptions = OrderedDict()
-            for n, ds in f["outputs"].items():
-                self.outputs[n] = ds[()]
-                self.units[n] = _attr(ds.attrs.get("units", ""))
-                self.descriptions[n] = _attr(ds.attrs.get("description", ""))
-            self.status = f["status"][()]
-            self.status_codes = _attr(f["status"].attrs.get("codes", ""))
-            self.parameters = OrderedDict()
-            self.parameter_units = OrderedDict()
-            for k, v in f["parameters"].attrs.items():
-                if k.endswith("_units"):
-                    self.parameter_units[k[:-6]] = _attr(v)
-                else:
-                    self.parameters[k] = _attr(v)
-        self.shape = tuple(len(self.axes[n]) for n in self.dims)
+        self.path = os.fsdecode(_path("path", path))
+        if not os.path.exists(self.path):
+            raise ZvmperfIOError(C.ZVP_EIO, "cannot open sweep file '%s': no such file"
+                                 % self.path)
+        try:
+            f = h5py.File(self.path, "r")
+        except OSError as e:
+            raise ZvmperfIOError(C.ZVP_EIO, "cannot open sweep file '%s' as HDF5: %s"
+                                 % (self.path, e)) from None
+        with f:
+            try:
+                self._read(f)
+            except ZvmperfError:
+                raise
+            except (KeyError, ValueError, TypeError, AttributeError) as e:
+                raise ParseError(C.ZVP_EPARSE, "'%s' is not a readable zvmperf sweep file: %s"
+                                 % (self.path, e)) from None
+
+    def _read(self, f):
+        import h5py
+
+        def need(cond, what):
+            if not cond:
+                raise ParseError(C.ZVP_EPARSE, "'%s' is not a zvmperf sweep file (as written "
+                                 "by zvmperf.sweep or `zvmperf sweep`): %s" % (self.path, what))
+        need("model" in f.attrs, "no root attribute 'model'")
+        for g in ("axes", "outputs"):
+            need(isinstance(f.get(g), h5py.Group), "no group /%s" % g)
+        need(isinstance(f.get("status"), h5py.Dataset), "no dataset /status")
+        self.attrs = OrderedDict((k, _attr(v)) for k, v in f.attrs.items())
+        self.model = self.attrs.get("model")
+        names = self.attrs.get("axes")
+        dims = [n for n in names.split(",") if n] if isinstance(names, str) and names \
+            else list(f["axes"].keys())
+        for n in dims:
+            need(isinstance(f["axes"].get(n), h5py.Dataset), "no dataset /axes/%s" % n)
+        self.dims = tuple(dims)
+        self.axes = OrderedDict((n, f["axes"][n][()]) for n in dims)
+        self.axis_units = OrderedDict((n, _attr(f["axes"][n].attrs.get("units", "")))
+                                      for n in dims)
+        self.axis_descriptions = OrderedDict(
+            (n, _attr(f["axes"][n].attrs.get("description", ""))) for n in dims)
+        self.shape = tuple(np.size(self.axes[n]) for n in self.dims)
+        self.outputs = OrderedDict()
+        self.units = OrderedDict()
+        self.descriptions = OrderedDict()
+        for n, ds in f["outputs"].items():
+            need(isinstance(ds, h5py.Dataset) and ds.shape == self.shape,
+                 "/outputs/%s is not a dataset of the axes' shape %s" % (n, self.shape))
+            self.outputs[n] = ds[()]
+            self.units[n] = _attr(ds.attrs.get("units", ""))
+            self.descriptions[n] = _attr(ds.attrs.get("description", ""))
+        need(f["status"].shape == self.shape,
+             "/status has shape %s, the axes give %s" % (f["status"].shape, self.shape))
+        self.status = f["status"][()]
+        self.status_codes = _attr(f["status"].attrs.get("codes", ""))
+        self.parameters = OrderedDict()
+        self.parameter_units = OrderedDict()
+        prm = f.get("parameters")
+        for k, v in (prm.attrs.items() if prm is not None else []):
+            if k.endswith("_units"):
+                self.parameter_units[k[:-6]] = _attr(v)
+            else:
+                self.parameters[k] = _attr(v)
 
     def __repr__(self):
         return "<zvmperf.Sweep %s %s over %s: %d outputs, %d/%d points ok>" % (
@@ -1083,7 +1356,10 @@ class Sweep:
 
 
 def open_sweep(path):
-    """Read a sweep HDF5 file (written by sweep() or `zvmperf sweep`) with h5py."""
+    """Read a sweep HDF5 file (written by sweep() or `zvmperf sweep`) with h5py.
+    A missing or unreadable file raises ZvmperfIOError (ZVP_EIO) naming the path; an HDF5
+    file that is not a sweep (no root attribute 'model', no /axes, /outputs or /status, or
+    shapes that disagree) raises ParseError saying what is missing."""
     return Sweep(path)
 
 
@@ -1096,7 +1372,7 @@ class Table:
     def __init__(self, path):
         h = C.P_table()
         err = C.zvp_error()
-        _check(C.zvp_table_read(_b(path), byref(h), byref(err)), err)
+        _check(C.zvp_table_read(_path("path", path), byref(h), byref(err)), err)
         try:
             self.path = os.fspath(path)
             nr, nc = C.zvp_table_rows(h), C.zvp_table_cols(h)
@@ -1224,14 +1500,14 @@ class Calibration:
     def write_model_file(self, path):
         """Write the calibrated model file (with standard errors and provenance)."""
         err = C.zvp_error()
-        _check(C.zvp_model_file_write(C.zvp_fit_result_model_file(self._handle()), _b(path),
-                                      byref(err)), err)
+        _check(C.zvp_model_file_write(C.zvp_fit_result_model_file(self._handle()),
+                                      _path("path", path), byref(err)), err)
         return os.fspath(path)
 
     def write_h5(self, path):
         """Write the calibration report as HDF5 (calibrate.h zvp_fit_result_write_h5)."""
         err = C.zvp_error()
-        _check(C.zvp_fit_result_write_h5(self._handle(), _b(path), byref(err)), err)
+        _check(C.zvp_fit_result_write_h5(self._handle(), _path("path", path), byref(err)), err)
         return os.fspath(path)
 
     def report(self):
@@ -1257,9 +1533,13 @@ def calibrate(fit_path, output=None, report_h5=None):
     report_h5 = path of the HDF5 report. (The fit file's own `output` is available as
     .fit_output_path; pass it explicitly to overwrite the committed file.)
     Returns a Calibration; raises FitError / ParseError / NotFoundError ... with the C message."""
+    if output is not None:
+        _path("output", output)
+    if report_h5 is not None:
+        _path("report_h5", report_h5)
     fit = C.P_fit()
     err = C.zvp_error()
-    _check(C.zvp_fit_read(_b(fit_path), byref(fit), byref(err)), err)
+    _check(C.zvp_fit_read(_path("fit_path", fit_path), byref(fit), byref(err)), err)
     try:
         res = C.P_res()
         _check(C.zvp_fit_run(fit, byref(res), byref(err)), err)
@@ -1282,14 +1562,35 @@ class FitData:
     rows. Mirrors the row construction of calibrate.h: defaults, base, [fixed], [inputs]."""
 
     def __init__(self, path):
-        self.path = os.fspath(path)
+        self.path = os.fsdecode(_path("path", path))
         here = os.path.dirname(os.path.abspath(self.path))
         cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"),
                                        comment_prefixes=(";", "#"), interpolation=None)
         cp.optionxform = str
-        with open(self.path, encoding="utf-8") as fp:
-            cp.read_file(fp)
+        try:
+            with open(self.path, encoding="utf-8") as fp:
+                cp.read_file(fp)
+        except (OSError, UnicodeDecodeError) as e:
+            raise ZvmperfIOError(C.ZVP_EIO, "cannot read fit file '%s': %s"
+                                 % (self.path, getattr(e, "strerror", None) or e)) from None
+        except configparser.Error as e:
+            raise ParseError(C.ZVP_EPARSE, "fit file '%s': %s" % (self.path, e)) from None
+
+        def bad(what):
+            return ParseError(C.ZVP_EPARSE, "'%s' is not a fit file: %s" % (self.path, what))
+        if not cp.has_section("fit"):
+            raise bad("no [fit] section")
         sec = cp["fit"]
+        for key in ("model", "data"):
+            if not sec.get(key):
+                raise bad("[fit] has no '%s'" % key)
+
+        def num(where, text):
+            try:
+                return float(text)
+            except ValueError:
+                raise ParseError(C.ZVP_EPARSE, "fit file '%s': %s = %r is not a number"
+                                 % (self.path, where, text)) from None
         rel = (lambda p: os.path.normpath(os.path.join(here, p)) if p else None)
         self.model = sec["model"]
         self.data_path = rel(sec["data"])
@@ -1297,9 +1598,9 @@ class FitData:
         self.join_key = sec.get("join_key")
         self.base = rel(sec.get("base"))
         self.output = rel(sec.get("output"))
-        self.fixed = OrderedDict((k, float(v)) for k, v in cp["fixed"].items()) \
+        self.fixed = OrderedDict((k, num("[fixed] " + k, v)) for k, v in cp["fixed"].items()) \
             if cp.has_section("fixed") else OrderedDict()
-        self.free = OrderedDict((k, [float(x) for x in v.split(",")])
+        self.free = OrderedDict((k, [num("[free] " + k, x) for x in v.split(",")])
                                 for k, v in cp["free"].items()) \
             if cp.has_section("free") else OrderedDict()
         data = Table(self.data_path)
