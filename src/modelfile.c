@@ -90,6 +90,11 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
 int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
                                   zvp_error *err)
 {
+    if (!key || !value || !key[0] || strpbrk(key, "=\n[];") || strchr(value, '\n'))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "provenance key '%s' / value: key must be a non-empty name without "
+                        "'=', ';', brackets or newlines, value one line (NULL is not allowed)",
+                        key ? key : "(null)");
     for (size_t i = 0; i < mf->n_prov; i++)
         if (strcmp(mf->prov[i].key, key) == 0) {
             char *v = zvp_strdup(value);

@@ -151,6 +151,9 @@ static void test_zvp_model_file_round_trip(void)
     CU_ASSERT_EQUAL(zvp_model_file_set(a, "avail_hold_us", 5.123456789012, &err), ZVP_SUCCESS);
     zvp_model_file_set_stderr(a, 7, 0.25);
     CU_ASSERT_EQUAL(zvp_model_file_set_provenance(a, "data_file", "x.csv", &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_model_file_set_provenance(a, NULL, "x", &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_model_file_set_provenance(a, "k=v", "x", &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_model_file_set_provenance(a, "k", "two\nlines", &err), ZVP_EINVAL);
     CU_ASSERT_EQUAL(zvp_model_file_write(a, ZVP_TEST_TMPDIR "/rt.ini", &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/rt.ini", &b, &err), ZVP_SUCCESS);
     for (size_t i = 0; i < m->n_params; i++)

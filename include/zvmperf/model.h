@@ -125,7 +125,8 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
 
 /**
  * zvp_model_file_set_provenance - add or replace a [provenance] key (copied).
- * @return ZVP_SUCCESS or ZVP_ENOMEM.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL or empty key, a key with '=', ';', brackets or a
+ *         newline, a NULL value or one with a newline); ZVP_ENOMEM.
  */
 int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
                                   zvp_error *err);
