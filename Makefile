@@ -84,8 +84,19 @@ $(TESTBIN): $(TEST_OBJ) $(STLIB)
 $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 	$(CC) $(RPATH) -o $@ $< $(STLIB) $(ALL_LDLIBS)
 
+# Debian packages for the build, the tests and the notebooks; installed when missing (as root,
+# or with sudo). Run as its own make invocation: the flags above are read from pkg-config.
+DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools libcunit1-dev \
+            libinih-dev python3-numpy python3-h5py python3-matplotlib python3-pytest \
+            python3-setuptools jupyter-nbconvert python3-ipykernel
 deps:
-	@sh tools/deps.sh
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all present"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing
 
 # ---- tests ------------------------------------------------------------------------------
 check: test notebooks
@@ -113,7 +124,7 @@ notebooks: lib
 DEMO_DIR := results
 calibrate: $(CLI)
 	@mkdir -p $(DEMO_DIR)
-	sh tools/calibrate_all.sh $(CLI) $(DEMO_DIR)
+	sh calibration/calibrate_all.sh $(CLI) $(DEMO_DIR)
 
 demo: calibrate
 	$(CLI) sweep calibration/params/sweetspot-zvm63.ini --axis storage_gb=256:4096:64 \

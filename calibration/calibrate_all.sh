@@ -1,7 +1,7 @@
 #!/bin/sh
 # Refit every fit file in calibration/fits/ (6.3 before 6.4: the 6.4 fits use the calibrated
 # 6.3 workload parameters as their base) and print one summary table.
-# Usage: sh tools/calibrate_all.sh build/zvmperf RESULTS_DIR
+# Usage: sh calibration/calibrate_all.sh build/zvmperf RESULTS_DIR
 set -e
 ZVP=${1:-build/zvmperf}
 OUT=${2:-results}
