@@ -7,41 +7,56 @@
  * CID 64/20: 64 GiB real memory, 20 CPUs); the numbers its text states are in
  * calibration/data/002_text_fsio.csv, one row per variant and level in
  * calibration/data/002_fit_fsio.csv. Equations: MODELS.md 3 (working-set residency, host page
- * reads) and 6 (DPA).
+ * reads), 6 (DPA) and 1 (M/M/1 queue, Little's law).
  *
- * Mechanism. The guest's instantiated memory is three classes of pages:
- *   file cache   C = page_cache_gb - other_cache_gb   (page-cached variant only; 0 for direct
- *                I/O, whose observed page cache is the other_cache_gb of libraries/processes)
- *   base         B = base_gb + other_cache_gb           (kernel, processes, shared libraries)
- *   I/O buffers  D = buffer_gb * io_intensity           (application + driver transfer buffers)
- *   instantiated_gb = C + B + D.
- * Page references: a page of a class is re-referenced as a Poisson stream of rate lambda. The
- * file cache's rate is the inverse of the time a dirty page waits between the fio write and
- * Linux's write-back, lambda_c = 1 / cache_reref_s; by Little's law (cache size = page rate
- * x dirty lifetime) it does not depend on the level, which changes only C. Base pages are
- * touched by the I/O path in proportion to the I/O intensity, lambda_b = io_intensity /
- * base_reref_s. Buffers are used "very intensely" (report 002): lambda_d = 1 / buffer_reref_s.
- * z/VM keeps resident the pages referenced within its residency time T under constraint
- * (working-set / global-aging-list residency; Che's approximation for LRU): a class of size
- * S is resident in the share 1 - exp(-lambda T), and its references miss (page reads) at
+ * Mechanism. The guest's instantiated memory is four classes of pages:
+ *   dirty pool   H = min(C, dirty_pool_gb), C = page_cache_gb - other_cache_gb (file cache of
+ *                the page-cached variant; C = 0 for direct I/O, whose observed page cache is
+ *                the other_cache_gb of libraries and processes). Dirty pages wait for Linux's
+ *                write-back; the pool is bounded by Linux's dirty thresholds, which depend on
+ *                the guest's memory, not on the I/O level. Report 002: such pages "might have
+ *                appeared" idle to z/VM, were paged out and read back at write-back.
+ *   active cache A = C - H: the cache beyond the dirty pool, in active use by the running
+ *                I/O (writers beyond the threshold are throttled and their pages written back
+ *                at once); re-referenced every active_reref_s.
+ *   base         B = base_gb + other_cache_gb (kernel, processes, shared libraries; report 002
+ *                "even here the observed size of the page cache was about 300 MiB"),
+ *                re-referenced rarely, every base_reref_s.
+ *   buffers      D = buffer_gb x L (direct I/O only): transfer buffers of the direct I/Os in
+ *                progress. The storage path is one M/M/1 station of utilization
+ *                rho = storage_util x io_intensity, so by Little's law L = rho / (1 - rho)
+ *                I/Os are in progress on average (zvp_mmc, c = 1). CP keeps a page fixed in
+ *                real memory during the I/O, and the buffers are reused at once ("used very
+ *                intensely, preventing that respective virtual memory is paged-out", report
+ *                002), so D is resident in full; buffers not in use are flagged unused by
+ *                Linux and drop out of the instantiated memory (report 002, last section).
+ *                Because L is convex in the level, the direct-I/O resident memory grows
+ *                faster than the I/O rate (report: x2.8 for an I/O ratio of 10/6).
+ *   instantiated_gb = H + A + B + D.
+ * Residency (working-set / global aging list; Che's approximation for LRU): z/VM keeps resident
+ * the pages referenced within its residency time T = residency_s. A class of size S whose
+ * pages are re-referenced as a Poisson stream of rate lambda is resident in the share
+ * 1 - exp(-lambda T), and its references miss (z/VM page reads) at
  *   S x 262144 x lambda exp(-lambda T)  pages/s.
- *   resident_gb = sum_j S_j (1 - exp(-lambda_j T)),  resident_share_pct = 100 resident/inst.
+ *   resident_gb = D + sum_j S_j (1 - exp(-lambda_j T)), resident_share_pct = 100 res / inst.
  *   DPA = real_memory_gb - cp_memory_gb,  dpa_share_pct = 100 resident / DPA.
  *   page_read_share_pct = 100 reads / (reads + other_page_reads_per_s), where
- *     other_page_reads_per_s is z/VM's page-read rate caused by the rest of the combined
- *     workload set;
- *   paged_in_share_pct = 100 reads x 1 s / resident pages (share of the resident memory
- *     paged in per second).
- *   throughput_rel: a file I/O of one page takes io_page_ms; when the page-cache page it
- *     needs was paged out (probability exp(-lambda_c T) for the page-cached variant; the
- *     direct-I/O buffers miss with exp(-lambda_d T)), the guest waits page_read_ms more:
+ *     other_page_reads_per_s is z/VM's page-read rate caused by the rest of the workload set;
+ *   paged_in_share_pct = 100 reads x 1 s / resident pages (share of the resident memory paged
+ *     in per second). Because the page reads come mostly from the level-independent dirty pool
+ *     while the resident memory grows with the active cache, this share falls with the level.
+ *   throughput_rel: a file I/O of one page takes io_page_ms; when the cache page it touches
+ *     was paged out (probability P_miss = cache page reads / cache references; direct-I/O
+ *     buffers never miss), the guest waits page_read_ms more:
  *     throughput_rel = 1 / (1 + P_miss page_read_ms / io_page_ms), relative to the same
  *     workload without memory constraint (T -> infinity). The report states throughput
  *     only qualitatively, so this output is not calibrated.
+ * Status: ZVP_EUNSTABLE when storage_util x io_intensity >= 1 for direct I/O (no steady state).
  */
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
+#include "zvmperf/queue.h"
 #include "../src/internal.h"
 
 #define PAGES_PER_GIB 262144.0
@@ -54,11 +69,13 @@ enum {
     P_CP_MEMORY_GB,
     P_OTHER_CACHE_GB,
     P_BASE_GB,
+    P_DIRTY_POOL_GB,
     P_BUFFER_GB,
+    P_STORAGE_UTIL,
     P_RESIDENCY_S,
     P_CACHE_REREF_S,
+    P_ACTIVE_REREF_S,
     P_BASE_REREF_S,
-    P_BUFFER_REREF_S,
     P_OTHER_READS,
     P_IO_PAGE_MS,
     P_PAGE_READ_MS,
@@ -75,16 +92,23 @@ static const zvp_param_desc fsio_params[N_PARAMS] = {
     {"real_memory_gb", "GiB", "z/VM real memory", 1, 1e6, 64, 0, 0},
     {"cp_memory_gb", "GiB", "real memory not in the DPA (CP's own use)", 0, 1e6, 12, 0, 0},
     {"other_cache_gb", "GiB",
-     "page cache for shared libraries and processes (report 002: ~300 MiB)", 0, 1e5, 0.29296875, 0, 0},
+     "page cache for shared libraries and processes (report 002: ~300 MiB)", 0, 1e5, 0.29296875,
+     0, 0},
     {"base_gb", "GiB", "instantiated kernel and process memory outside the page cache", 0, 1e5,
      0.4, 0, 0},
-    {"buffer_gb", "GiB", "I/O transfer buffers at io_intensity = 1", 0, 1e5, 0.02, 0, 0},
+    {"dirty_pool_gb", "GiB", "largest part of the file cache waiting for write-back (dirty pool)",
+     0, 1e5, 8, 0, 0},
+    {"buffer_gb", "GiB", "transfer-buffer memory fixed per direct I/O in progress", 0, 1e5, 0.04,
+     0, 0},
+    {"storage_util", "1", "utilization of the direct-I/O storage path at io_intensity = 1", 0, 1,
+     0.4, 0, 0},
     {"residency_s", "s", "z/VM's residency time of an unreferenced page under constraint", 1e-6,
-     1e9, 60, 0, 0},
-    {"cache_reref_s", "s", "mean re-reference interval of a file-cache page", 1e-6, 1e9, 45, 0, 0},
-    {"base_reref_s", "s", "mean re-reference interval of a base page at io_intensity = 1", 1e-6,
-     1e12, 2000, 0, 0},
-    {"buffer_reref_s", "s", "mean re-reference interval of an I/O buffer page", 1e-9, 1e9, 0.1, 0, 0},
+     1e9, 120, 0, 0},
+    {"cache_reref_s", "s", "mean re-reference interval of a dirty-pool page (write-back)", 1e-6,
+     1e9, 100, 0, 0},
+    {"active_reref_s", "s", "mean re-reference interval of an active file-cache page", 1e-6, 1e9,
+     0.2, 0, 0},
+    {"base_reref_s", "s", "mean re-reference interval of a base page", 1e-6, 1e12, 1e9, 0, 0},
     {"other_page_reads_per_s", "pages/s",
      "z/VM page reads caused by the rest of the workload set", 0, 1e9, 100000, 0, 0},
     {"io_page_ms", "ms", "time of one page of file I/O without paging delay", 1e-6, 1e6, 0.5, 0, 0},
@@ -101,11 +125,12 @@ enum {
     O_THROUGHPUT_REL,
     O_PAGE_READS,
     O_DPA_GB,
+    O_IO_IN_PROGRESS,
     N_OUTPUTS
 };
 
 static const zvp_param_desc fsio_outputs[N_OUTPUTS] = {
-    {"instantiated_gb", "GiB", "instantiated guest memory (file cache + base + buffers)", 0,
+    {"instantiated_gb", "GiB", "instantiated guest memory (cache + base + buffers in use)", 0,
      INFINITY, 0, 0, 0},
     {"resident_gb", "GiB", "part of it resident in z/VM real memory", 0, INFINITY, 0, 0, 0},
     {"resident_share_pct", "%", "resident / instantiated", 0, 100, 0, 0, 0},
@@ -116,12 +141,18 @@ static const zvp_param_desc fsio_outputs[N_OUTPUTS] = {
     {"throughput_rel", "1", "file I/O throughput relative to no memory constraint", 0, 1, 0, 0, 0},
     {"page_reads_per_s", "pages/s", "z/VM page reads caused by this guest", 0, INFINITY, 0, 0, 0},
     {"dpa_gb", "GiB", "dynamic paging area = real_memory_gb - cp_memory_gb", 0, INFINITY, 0, 0, 0},
+    {"io_in_progress", "1", "mean direct I/Os in progress (M/M/1 L; 0 for page-cached)", 0,
+     INFINITY, 0, 0, 0},
 };
+
+enum { C_DIRTY, C_ACTIVE, C_BASE, N_CLASSES };
 
 static int fsio_eval(const double *p, double *out, zvp_error *err)
 {
     const double t = p[P_RESIDENCY_S];
-    double size[3], rate[3], inst = 0.0, res = 0.0, reads = 0.0, dpa, p_miss;
+    const int direct = p[P_DIRECT_IO] != 0.0;
+    double size[N_CLASSES], rate[N_CLASSES], miss[N_CLASSES];
+    double cache = 0.0, in_progress = 0.0, buffers, inst, res, reads = 0.0, dpa, refs, p_miss;
     if (p[P_DIRECT_IO] != floor(p[P_DIRECT_IO]))
         return zvp_fail(err, ZVP_EINVAL,
                         "fsio: parameter direct_io = %.17g is not an integer in [0, 1]",
@@ -131,48 +162,65 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
         return zvp_fail(err, ZVP_EINVAL,
                         "fsio: cp_memory_gb = %.17g must be below real_memory_gb = %.17g",
                         p[P_CP_MEMORY_GB], p[P_REAL_MEMORY_GB]);
-    if (p[P_DIRECT_IO] == 0 && p[P_PAGE_CACHE_GB] < p[P_OTHER_CACHE_GB])
-        return zvp_fail(err, ZVP_EINVAL,
-                        "fsio: page_cache_gb = %.17g must be at least other_cache_gb = %.17g "
-                        "for the page-cached variant",
-                        p[P_PAGE_CACHE_GB], p[P_OTHER_CACHE_GB]);
-    size[0] = p[P_DIRECT_IO] != 0 ? 0.0 : p[P_PAGE_CACHE_GB] - p[P_OTHER_CACHE_GB];
-    size[1] = p[P_BASE_GB] + p[P_OTHER_CACHE_GB];
-    size[2] = p[P_BUFFER_GB] * p[P_IO_INTENSITY];
-    rate[0] = 1.0 / p[P_CACHE_REREF_S];
-    rate[1] = p[P_IO_INTENSITY] / p[P_BASE_REREF_S];
-    rate[2] = 1.0 / p[P_BUFFER_REREF_S];
-    for (int j = 0; j < 3; j++) {
+    if (direct) {
+        zvp_station_result q;
+        int st = zvp_mmc(p[P_STORAGE_UTIL] * p[P_IO_INTENSITY], 1.0, 1, &q, err);
+        if (st != ZVP_SUCCESS)
+            return st;
+        in_progress = q.mean_in_system; /* rho / (1 - rho) */
+    } else {
+        if (p[P_PAGE_CACHE_GB] < p[P_OTHER_CACHE_GB])
+            return zvp_fail(err, ZVP_EINVAL,
+                            "fsio: page_cache_gb = %.17g must be at least other_cache_gb = "
+                            "%.17g for the page-cached variant",
+                            p[P_PAGE_CACHE_GB], p[P_OTHER_CACHE_GB]);
+        cache = p[P_PAGE_CACHE_GB] - p[P_OTHER_CACHE_GB];
+    }
+    buffers = p[P_BUFFER_GB] * in_progress;
+    size[C_DIRTY] = fmin(cache, p[P_DIRTY_POOL_GB]);
+    size[C_ACTIVE] = cache - size[C_DIRTY];
+    size[C_BASE] = p[P_BASE_GB] + p[P_OTHER_CACHE_GB];
+    rate[C_DIRTY] = 1.0 / p[P_CACHE_REREF_S];
+    rate[C_ACTIVE] = 1.0 / p[P_ACTIVE_REREF_S];
+    rate[C_BASE] = 1.0 / p[P_BASE_REREF_S];
+    inst = buffers;
+    res = buffers; /* fixed by CP while the I/O is in progress */
+    for (int j = 0; j < N_CLASSES; j++) {
         double x = rate[j] * t;
         inst += size[j];
         res += size[j] * -expm1(-x);
-        reads += size[j] * PAGES_PER_GIB * rate[j] * exp(-x);
+        miss[j] = size[j] * PAGES_PER_GIB * rate[j] * exp(-x);
+        reads += miss[j];
     }
     if (inst <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,
-                        "fsio: instantiated memory is 0 (page_cache_gb, base_gb, other_cache_gb "
-                        "and buffer_gb all 0); need at least one page");
-    p_miss = p[P_DIRECT_IO] != 0 ? exp(-rate[2] * t) : exp(-rate[0] * t);
+                        "fsio: instantiated memory is 0 (page_cache_gb, base_gb and "
+                        "other_cache_gb all 0, no direct I/O in progress); need at least one "
+                        "page");
+    refs = (size[C_DIRTY] * rate[C_DIRTY] + size[C_ACTIVE] * rate[C_ACTIVE]) * PAGES_PER_GIB;
+    p_miss = refs > 0.0 ? (miss[C_DIRTY] + miss[C_ACTIVE]) / refs : 0.0;
     out[O_INSTANTIATED] = inst;
     out[O_RESIDENT] = res;
     out[O_RESIDENT_SHARE] = 100.0 * res / inst;
     out[O_DPA_SHARE] = 100.0 * res / dpa;
-    out[O_PAGE_READ_SHARE] =
-        reads > 0.0 ? 100.0 * reads / (reads + p[P_OTHER_READS]) : 0.0;
+    out[O_PAGE_READ_SHARE] = reads > 0.0 ? 100.0 * reads / (reads + p[P_OTHER_READS]) : 0.0;
     out[O_PAGED_IN_SHARE] = res > 0.0 ? 100.0 * reads / (res * PAGES_PER_GIB) : 0.0;
     out[O_THROUGHPUT_REL] = 1.0 / (1.0 + p_miss * p[P_PAGE_READ_MS] / p[P_IO_PAGE_MS]);
     out[O_PAGE_READS] = reads;
     out[O_DPA_GB] = dpa;
+    out[O_IO_IN_PROGRESS] = in_progress;
     return ZVP_SUCCESS;
 }
 
 const zvp_model zvp_model_fsio = {
     "fsio",
     "Linux file-system I/O guest, page-cached or direct I/O, under constrained z/VM real "
-    "memory: instantiated memory from page cache, base and buffers; z/VM residency of each "
-    "page class from its re-reference rate and the residency time (Che / working-set), page "
-    "reads from the non-resident referenced pages, share of the DPA and of z/VM's page reads.",
-    "reports/002_9d3375a5ebfff038.txt (text numbers, CID 64/20); MODELS.md 3, 6",
+    "memory: instantiated memory from the dirty pool and active part of the page cache, base "
+    "pages and the direct-I/O buffers in progress (M/M/1 storage path, Little's law, fixed by "
+    "CP during the I/O); z/VM residency of each page class from its re-reference rate and the "
+    "residency time (Che / working-set), page reads from the non-resident referenced pages, "
+    "share of the DPA and of z/VM's page reads.",
+    "reports/002_9d3375a5ebfff038.txt (text numbers, CID 64/20); MODELS.md 1, 3, 6",
     N_PARAMS, fsio_params,
     N_OUTPUTS, fsio_outputs,
     fsio_eval,

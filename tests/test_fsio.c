@@ -60,12 +60,10 @@ static void variant(const zvp_model *m, double *p, int direct, int high)
     set(m, p, "io_intensity", high ? 10.0 / 6.0 : 1.0);
 }
 
-/* (1) The calibrated file reproduces 002_fit_fsio.csv. Tolerances (largest relative error
- * per output and variant, stated from the fit's residuals): page-cached resident and DPA
- * shares 3%, page-read share 8%, paged-in share 17% (the model's paged-in share is nearly
- * level-independent: 0.336 against 0.4 and 0.3); direct-I/O shares 35% (the report's
- * direct-I/O resident memory grows 2.8x from medium to high, the model's at most by the
- * intensity ratio 1.67). */
+/* (1) The calibrated file reproduces 002_fit_fsio.csv: every one of the 12 stated cells
+ * within 4% (relative). The report rounds its numbers to one or two significant digits
+ * ("about 0.4 %", "0.05 %"), so 4% is below its own rounding; the fit's largest residual is
+ * under 3% (page-cached DPA share). */
 static void test_fsio_calibrated_rows(void)
 {
     const zvp_model *m = fs_model();
@@ -74,8 +72,6 @@ static void test_fsio_calibrated_rows(void)
     double p[64], o[64];
     static const char *cols[] = {"resident_share_pct", "dpa_share_pct", "page_read_share_pct",
                                  "paged_in_share_pct"};
-    static const double tol_pc[] = {0.03, 0.03, 0.08, 0.17};
-    static const double tol_dio[] = {0.35, 0.35, 0.0, 0.0};
     size_t checked = 0;
     CU_ASSERT_EQUAL_FATAL(zvp_table_read(DATA "002_fit_fsio.csv", &t, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL(zvp_table_rows(t), 4);
@@ -96,7 +92,7 @@ static void test_fsio_calibrated_rows(void)
             double meas = zvp_table_value(t, i, (size_t)j);
             if (isnan(meas))
                 continue;
-            double tol = dio != 0 ? tol_dio[c] : tol_pc[c];
+            const double tol = 0.04;
             double fit = get(m, o, cols[c]);
             if (fabs(fit - meas) > tol * fabs(meas))
                 fprintf(stderr, "\n  fsio row %zu %s: model %g, report %g", i + 1, cols[c], fit,
@@ -111,9 +107,12 @@ static void test_fsio_calibrated_rows(void)
 
 /* (2) Invariants and the report's qualitative statements: direct I/O causes no significant
  * z/VM paging (page-read share far below the page-cached 2.3%) and keeps its throughput
- * under constraint while page-cached loses; a longer residency time (more memory) never
- * lowers resident memory or throughput; resident <= instantiated; the high level
- * instantiates and keeps resident more than the medium one. */
+ * under constraint while page-cached loses; the paged-in share falls from the medium to the
+ * high level (report: about 0.4% and 0.3%); the direct-I/O resident memory grows faster than
+ * the I/O rate (report: 0.05% -> 0.14% of the DPA, x2.8, for an I/O ratio of 10/6) and its
+ * buffers stay resident however short z/VM's residency time; a longer residency time (more
+ * memory) never lowers resident memory or throughput; resident <= instantiated; the high
+ * level instantiates and keeps resident more than the medium one. */
 static void test_fsio_invariants(void)
 {
     const zvp_model *m = fs_model();
@@ -131,6 +130,21 @@ static void test_fsio_invariants(void)
     eval_ok(m, p, o);
     CU_ASSERT(get(m, o, "instantiated_gb") > get(m, pc, "instantiated_gb"));
     CU_ASSERT(get(m, o, "resident_gb") > get(m, pc, "resident_gb"));
+    CU_ASSERT(get(m, o, "paged_in_share_pct") < get(m, pc, "paged_in_share_pct"));
+
+    variant(m, p, 1, 1);
+    eval_ok(m, p, o);
+    CU_ASSERT(get(m, o, "resident_gb") > (10.0 / 6.0) * get(m, dio, "resident_gb"));
+    CU_ASSERT(get(m, o, "io_in_progress") > (10.0 / 6.0) * get(m, dio, "io_in_progress"));
+    {
+        /* residency time -> 0: only the fixed buffers stay resident */
+        double buffers = get(m, o, "io_in_progress") * p[zvp_model_param_index(m, "buffer_gb",
+                                                                                NULL)];
+        set(m, p, "residency_s", 1e-6);
+        eval_ok(m, p, o);
+        CU_ASSERT(get(m, o, "resident_gb") >= buffers);
+        ZVP_ASSERT_REL(get(m, o, "resident_gb"), buffers, 1e-6);
+    }
 
     for (int direct = 0; direct <= 1; direct++) {
         double prev_res = 0.0, prev_thr = 0.0;
@@ -147,44 +161,69 @@ static void test_fsio_invariants(void)
     }
 }
 
-/* (3) Closed form at a chosen point, computed independently with /usr/bin/python3 from the
- * header's equations: page-cached, page_cache 6, other 0.25, base 0.5, buffer 0.1 GiB,
- * intensity 2, T = 100 s, cache_reref 50 s, base_reref 1000 s, buffer_reref 1 s, other
- * reads 1e4 pages/s, DPA 64 - 14 = 50 GiB, io_page 0.5 ms, page_read 5 ms:
- * inst 6.7, resident 5.307774056580991, share 79.22050830717896, DPA share
- * 10.615548113161982, page-read share 30.56438577911152, paged-in 0.31635961747482144,
- * throughput 0.4249256576603398. */
-static void test_fsio_closed_form(void)
+/* (3) Closed form at chosen points, computed independently with /usr/bin/python3 from the
+ * header's equations (Che residency per class, M/M/1 L = rho / (1 - rho)).
+ * Page-cached: page_cache 6, other 0.25, base 0.5, dirty pool 4 GiB (so 4 GiB dirty at
+ * 50 s, 1.75 GiB active at 1 s, 0.75 GiB base at 1000 s), T = 100 s, other reads 1e4
+ * pages/s, DPA 64 - 14 = 50 GiB, io_page 0.5 ms, page_read 5 ms: inst 6.5, resident
+ * 5.2800308035265795, share 81.23124313117816, DPA share 10.56006160705316, page-read share
+ * 23.171982230761028, paged-in 0.21790499242488118, throughput 0.9441417729991858.
+ * Direct I/O, same otherwise, page_cache 0.25, storage_util 0.5, intensity 1.2 (rho 0.6,
+ * L 1.5), buffer 0.1 GiB: inst 0.9, resident 0.22137193647303036, share 24.596881830336706,
+ * DPA share 0.4427438729460607, page-read share 1.7478881226460725, paged-in
+ * 0.3065555979403228, throughput 1. */
+static void closed_form_params(const zvp_model *m, double *p)
 {
-    const zvp_model *m = fs_model();
-    double p[64], o[64];
     zvp_model_defaults(m, p);
     set(m, p, "direct_io", 0);
     set(m, p, "page_cache_gb", 6);
     set(m, p, "other_cache_gb", 0.25);
     set(m, p, "base_gb", 0.5);
-    set(m, p, "buffer_gb", 0.1);
-    set(m, p, "io_intensity", 2);
+    set(m, p, "dirty_pool_gb", 4);
     set(m, p, "residency_s", 100);
     set(m, p, "cache_reref_s", 50);
+    set(m, p, "active_reref_s", 1);
     set(m, p, "base_reref_s", 1000);
-    set(m, p, "buffer_reref_s", 1);
     set(m, p, "other_page_reads_per_s", 1e4);
     set(m, p, "real_memory_gb", 64);
     set(m, p, "cp_memory_gb", 14);
     set(m, p, "io_page_ms", 0.5);
     set(m, p, "page_read_ms", 5);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "instantiated_gb"), 6.7, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 5.307774056580991, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_share_pct"), 79.22050830717896, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dpa_share_pct"), 10.615548113161982, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "page_read_share_pct"), 30.56438577911152, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "paged_in_share_pct"), 0.31635961747482144, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 0.4249256576603398, 1e-12);
+    set(m, p, "storage_util", 0.5);
+    set(m, p, "io_intensity", 1.2);
+    set(m, p, "buffer_gb", 0.1);
 }
 
-/* (4) Bad input. */
+static void test_fsio_closed_form(void)
+{
+    const zvp_model *m = fs_model();
+    double p[64], o[64];
+    closed_form_params(m, p);
+    eval_ok(m, p, o);
+    ZVP_ASSERT_REL(get(m, o, "instantiated_gb"), 6.5, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 5.2800308035265795, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "resident_share_pct"), 81.23124313117816, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "dpa_share_pct"), 10.56006160705316, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "page_read_share_pct"), 23.171982230761028, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "paged_in_share_pct"), 0.21790499242488118, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 0.9441417729991858, 1e-12);
+    CU_ASSERT_EQUAL(get(m, o, "io_in_progress"), 0.0);
+
+    closed_form_params(m, p);
+    set(m, p, "direct_io", 1);
+    set(m, p, "page_cache_gb", 0.25);
+    eval_ok(m, p, o);
+    ZVP_ASSERT_REL(get(m, o, "io_in_progress"), 1.5, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "instantiated_gb"), 0.9, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 0.22137193647303036, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "resident_share_pct"), 24.596881830336706, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "dpa_share_pct"), 0.4427438729460607, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "page_read_share_pct"), 1.7478881226460725, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "paged_in_share_pct"), 0.3065555979403228, 1e-12);
+    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 1.0, 1e-15);
+}
+
+/* (4) Bad input, and no steady state when the direct-I/O storage path saturates. */
 static void test_fsio_bad_input(void)
 {
     const zvp_model *m = fs_model();
@@ -208,9 +247,23 @@ static void test_fsio_bad_input(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "residency_s"));
 
     zvp_model_defaults(m, p);
+    set(m, p, "storage_util", 1.5);
+    CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_util"));
+
+    zvp_model_defaults(m, p);
     set(m, p, "page_cache_gb", 0.1);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "page_cache_gb"));
+
+    /* rho = 0.5 x 2 = 1: the M/M/1 storage path has no steady state */
+    zvp_model_defaults(m, p);
+    set(m, p, "direct_io", 1);
+    set(m, p, "page_cache_gb", 0.29296875);
+    set(m, p, "storage_util", 0.5);
+    set(m, p, "io_intensity", 2);
+    CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EUNSTABLE);
+    CU_ASSERT(isnan(o[0]));
 }
 
 int zvp_test_register_fsio(void)
