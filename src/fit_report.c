@@ -168,23 +168,24 @@ void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp)
 
 /* ---- HDF5 report ----------------------------------------------------------------------- */
 
-/* Variable-length UTF-8 string array attribute on object `obj` (h5py reads it as str). */
-static herr_t set_attr_strings(hid_t loc, const char *obj, const char *name, const char **v,
-                               size_t n)
+/* Variable-length UTF-8 string attribute `name` on object `obj` (h5py reads it as str): a
+ * scalar when dims is NULL, else a 1-D array of dims[0] strings. buf points at the char *
+ * value(s). */
+static herr_t set_attr_utf8(hid_t loc, const char *obj, const char *name, const hsize_t *dims,
+                            const void *buf)
 {
     hid_t t = -1, s = -1, o = -1, a = -1;
-    hsize_t dims[1] = {n};
     herr_t rc = -1;
     if ((o = H5Oopen(loc, obj, H5P_DEFAULT)) < 0)
         goto done;
     if ((t = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 ||
         H5Tset_cset(t, H5T_CSET_UTF8) < 0)
         goto done;
-    if ((s = H5Screate_simple(1, dims, NULL)) < 0)
+    if ((s = dims ? H5Screate_simple(1, dims, NULL) : H5Screate(H5S_SCALAR)) < 0)
         goto done;
     if ((a = H5Acreate2(o, name, t, s, H5P_DEFAULT, H5P_DEFAULT)) < 0)
         goto done;
-    rc = H5Awrite(a, t, v);
+    rc = H5Awrite(a, t, buf);
 done:
     if (a >= 0)
         H5Aclose(a);
@@ -197,31 +198,18 @@ done:
     return rc;
 }
 
+/* Variable-length UTF-8 string array attribute on object `obj`. */
+static herr_t set_attr_strings(hid_t loc, const char *obj, const char *name, const char **v,
+                               size_t n)
+{
+    hsize_t dims[1] = {n};
+    return set_attr_utf8(loc, obj, name, dims, v);
+}
+
 /* Scalar variable-length UTF-8 string attribute. */
 static herr_t set_attr_string(hid_t loc, const char *obj, const char *name, const char *v)
 {
-    hid_t t = -1, s = -1, o = -1, a = -1;
-    herr_t rc = -1;
-    if ((o = H5Oopen(loc, obj, H5P_DEFAULT)) < 0)
-        goto done;
-    if ((t = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 ||
-        H5Tset_cset(t, H5T_CSET_UTF8) < 0)
-        goto done;
-    if ((s = H5Screate(H5S_SCALAR)) < 0)
-        goto done;
-    if ((a = H5Acreate2(o, name, t, s, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        goto done;
-    rc = H5Awrite(a, t, &v);
-done:
-    if (a >= 0)
-        H5Aclose(a);
-    if (s >= 0)
-        H5Sclose(s);
-    if (t >= 0)
-        H5Tclose(t);
-    if (o >= 0)
-        H5Oclose(o);
-    return rc;
+    return set_attr_utf8(loc, obj, name, NULL, &v);
 }
 
 /* Scalar double attribute (h5py reads a float, not a 1-element array). */
@@ -256,6 +244,20 @@ static herr_t make_2d(hid_t f, const char *name, const double *v, size_t n0, siz
     return H5LTmake_dataset_double(f, name, 2, dims, v);
 }
 
+/* Frees the scratch arrays of zvp_fit_result_write_h5 (any may be NULL). */
+static void free_scratch(const char **pnames, const char **punits, const char **onames,
+                         const char **ounits, double *pct, double *sc, double *sit, double *sst)
+{
+    free(pnames);
+    free(punits);
+    free(onames);
+    free(ounits);
+    free(pct);
+    free(sc);
+    free(sit);
+    free(sst);
+}
+
 int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err)
 {
     const zvp_model *m;
@@ -286,14 +288,7 @@ int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_err
     sit = malloc(ns * sizeof *sit);
     sst = malloc(ns * sizeof *sst);
     if (!pnames || !punits || !onames || !ounits || !pct || !sc || !sit || !sst) {
-        free(pnames);
-        free(punits);
-        free(onames);
-        free(ounits);
-        free(pct);
-        free(sc);
-        free(sit);
-        free(sst);
+        free_scratch(pnames, punits, onames, ounits, pct, sc, sit, sst);
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     }
     for (size_t k = 0; k < p; k++) {
@@ -407,14 +402,7 @@ done:
         rc = -1;
     }
     zvp_h5_quiet_end(&quiet);
-    free(pnames);
-    free(punits);
-    free(onames);
-    free(ounits);
-    free(pct);
-    free(sc);
-    free(sit);
-    free(sst);
+    free_scratch(pnames, punits, onames, ounits, pct, sc, sit, sst);
     if (rc < 0) {
         snprintf(buf, sizeof buf, "%s", where);
         return zvp_fail(err, ZVP_EIO, "%s: HDF5 error: could not write %s", path, buf); /* where: an object or "the file (...)" */

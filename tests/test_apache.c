@@ -14,20 +14,7 @@
 
 enum { CORES, STORAGE, CLIENTS, SPC, EMUL, ALPHA, CP, SPIN, Z0, Z1, NP };
 
-static const zvp_model *model(void)
-{
-    const zvp_model *m = zvp_model_find("apache", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    CU_ASSERT_EQUAL_FATAL(m->n_params, NP);
-    return m;
-}
-
-static double out_of(const zvp_model *m, const double *out, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return out[i];
-}
+static const zvp_model *model(void) { return zvp_test_model("apache", NP); }
 
 /* Independent values from the repairman chain (python script, /tmp/apind.py during
  * development: birth rates (N-k)/Z, death rates min(k,c)/D, probabilities in log space;
@@ -47,17 +34,17 @@ static void test_apache_independent_repairman(void)
     double pb[NP] = {24, 1536, 0, 6, 2.3, 0.02, 0.9, 0.03, 3, 0.5};
     double pc[NP] = {4, 100, 1, 5, 1.0, 0.1, 0.5, 0.2, 2, 0.25};
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, pa, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "etr"), 2051.360478, 1e-8);
-    ZVP_ASSERT_REL(out_of(m, out, "busy_per_cpu_pct"), 93.003556, 1e-8);
-    ZVP_ASSERT_REL(out_of(m, out, "cpu_per_tx_ms"), 3.627, 1e-12);
-    CU_ASSERT_EQUAL(out_of(m, out, "sessions"), 24.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 2051.360478, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "busy_per_cpu_pct"), 93.003556, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "cpu_per_tx_ms"), 3.627, 1e-12);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "sessions"), 24.0);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, pb, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "etr"), 3536.860351, 1e-8);
-    ZVP_ASSERT_REL(out_of(m, out, "busy_per_cpu_pct"), 78.002508, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 3536.860351, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "busy_per_cpu_pct"), 78.002508, 1e-8);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, pc, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "etr"), 1027.001159, 1e-8);
-    ZVP_ASSERT_REL(out_of(m, out, "busy_per_cpu_pct"), 47.719448, 1e-8);
-    CU_ASSERT_EQUAL(out_of(m, out, "sessions"), 5.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 1027.001159, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "busy_per_cpu_pct"), 47.719448, 1e-8);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "sessions"), 5.0);
 }
 
 /* Closed forms: ITR = N / D, T/V = D / e, emulation + CP busy = busy, think = Z, and the
@@ -68,21 +55,21 @@ static void test_apache_closed_forms(void)
     const zvp_model *m = model();
     double out[16], p[NP] = {8, 512, 0, 6, 2.3, 0.02, 0.9, 0.03, 3, 0.5};
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "itr"), 8.0 / 3.627e-3, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "tv_ratio"), 3.627 / 2.622, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "itr"),
-                   out_of(m, out, "etr") / (out_of(m, out, "busy_per_cpu_pct") / 100.0), 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "emul_busy_per_cpu_pct") + out_of(m, out, "cp_busy_per_cpu_pct"),
-                   out_of(m, out, "busy_per_cpu_pct"), 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "think_ms"), 7.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"), 8.0 / 3.627e-3, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "tv_ratio"), 3.627 / 2.622, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"),
+                   zvp_test_output(m, out, "etr") / (zvp_test_output(m, out, "busy_per_cpu_pct") / 100.0), 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "emul_busy_per_cpu_pct") + zvp_test_output(m, out, "cp_busy_per_cpu_pct"),
+                   zvp_test_output(m, out, "busy_per_cpu_pct"), 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "think_ms"), 7.0, 1e-12);
     /* no contention: ITR per core = 1 / (emul + cp) at every core count */
     p[ALPHA] = 0;
     p[SPIN] = 0;
     for (double n = 1; n <= 64; n *= 2) {
         p[CORES] = n;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        ZVP_ASSERT_REL(out_of(m, out, "itr"), n / 3.2e-3, 1e-12);
-        ZVP_ASSERT_REL(out_of(m, out, "tv_ratio"), 3.2 / 2.3, 1e-12);
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"), n / 3.2e-3, 1e-12);
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "tv_ratio"), 3.2 / 2.3, 1e-12);
     }
 }
 
@@ -97,8 +84,8 @@ static void test_apache_invariants(void)
     for (double c = 1; c <= 64; c++) {
         p[CLIENTS] = c;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        double etr = out_of(m, out, "etr"), busy = out_of(m, out, "busy_per_cpu_pct");
-        double d = out_of(m, out, "cpu_per_tx_ms") * 1e-3, z = out_of(m, out, "think_ms") * 1e-3;
+        double etr = zvp_test_output(m, out, "etr"), busy = zvp_test_output(m, out, "busy_per_cpu_pct");
+        double d = zvp_test_output(m, out, "cpu_per_tx_ms") * 1e-3, z = zvp_test_output(m, out, "think_ms") * 1e-3;
         CU_ASSERT(etr >= prev_etr * (1 - 1e-12));
         CU_ASSERT(busy >= prev_busy * (1 - 1e-12));
         CU_ASSERT(busy <= 100.0);
@@ -111,10 +98,10 @@ static void test_apache_invariants(void)
     for (double s = 64; s <= 16384; s *= 2) {
         p[STORAGE] = s;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "itr") <= prev_itr);
-        CU_ASSERT(out_of(m, out, "tv_ratio") >= prev_tv);
-        prev_itr = out_of(m, out, "itr");
-        prev_tv = out_of(m, out, "tv_ratio");
+        CU_ASSERT(zvp_test_output(m, out, "itr") <= prev_itr);
+        CU_ASSERT(zvp_test_output(m, out, "tv_ratio") >= prev_tv);
+        prev_itr = zvp_test_output(m, out, "itr");
+        prev_tv = zvp_test_output(m, out, "tv_ratio");
     }
 }
 
@@ -146,14 +133,10 @@ static void check_release(const char *params_file, const char *results_csv)
     long k_storage = zvp_table_col_index(cfg, "storage_gb", &err);
     long k_clients = zvp_table_col_index(cfg, "awm_clients", &err);
     CU_ASSERT_FATAL(c_cores >= 0 && c_storage >= 0 && k_storage >= 0 && k_clients >= 0);
-    double sum[4] = {0}, worst[4] = {0};
+    zvp_test_rel_error fit_err[4] = {{0}};
     for (size_t i = 0; i < rows; i++) {
         double storage = zvp_table_value(res, i, (size_t)c_storage);
-        size_t r;
-        for (r = 0; r < zvp_table_rows(cfg); r++)
-            if (zvp_table_value(cfg, r, (size_t)k_storage) == storage)
-                break;
-        CU_ASSERT_FATAL(r < zvp_table_rows(cfg));
+        size_t r = zvp_test_row_where(cfg, k_storage, storage);
         memcpy(p, zvp_model_file_params(mf), sizeof p);
         p[CORES] = zvp_table_value(res, i, (size_t)c_cores);
         p[STORAGE] = storage;
@@ -163,20 +146,11 @@ static void check_release(const char *params_file, const char *results_csv)
             long c = zvp_table_col_index(res, tol[t].name, &err);
             CU_ASSERT_FATAL(c >= 0);
             double meas = zvp_table_value(res, i, (size_t)c);
-            double rel = fabs(out_of(m, out, tol[t].name) - meas) / meas;
-            sum[t] += rel;
-            if (rel > worst[t])
-                worst[t] = rel;
+            zvp_test_rel_error_add(&fit_err[t], fabs(zvp_test_output(m, out, tol[t].name) - meas) / meas);
         }
     }
-    for (size_t t = 0; t < 4; t++) {
-        double mape = 100.0 * sum[t] / (double)rows;
-        if (worst[t] > tol[t].max_rel || mape > tol[t].mape)
-            fprintf(stderr, "\n  %s %s: worst %.2f%%, MAPE %.2f%%", params_file, tol[t].name,
-                    100 * worst[t], mape);
-        CU_ASSERT(worst[t] <= tol[t].max_rel);
-        CU_ASSERT(mape <= tol[t].mape);
-    }
+    for (size_t t = 0; t < 4; t++)
+        zvp_test_rel_error_check(&fit_err[t], tol[t].max_rel, tol[t].mape, params_file, tol[t].name);
     zvp_table_free(res);
     zvp_table_free(cfg);
     zvp_model_file_free(mf);
@@ -208,7 +182,7 @@ static void test_apache_release_ordering(void)
         CU_ASSERT_EQUAL(zvp_model_file_set(b, "storage_gb", 64 * n, NULL), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, zvp_model_file_params(a), oa, NULL), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, zvp_model_file_params(b), ob, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, ob, "itr") > out_of(m, oa, "itr"));
+        CU_ASSERT(zvp_test_output(m, ob, "itr") > zvp_test_output(m, oa, "itr"));
     }
     zvp_model_file_free(a);
     zvp_model_file_free(b);
@@ -217,32 +191,23 @@ static void test_apache_release_ordering(void)
 static void test_apache_bad_input(void)
 {
     const zvp_model *m = model();
-    zvp_error err = {0};
     double out[16], p[NP];
     zvp_model_defaults(m, p);
     p[CORES] = 8.5;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cores"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "8.5"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[1, 256]"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "cores", "8.5", "[1, 256]", NULL);
     CU_ASSERT(isnan(out[0]));
     zvp_model_defaults(m, p);
     p[CORES] = 0;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cores"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "cores", NULL);
     zvp_model_defaults(m, p);
     p[CLIENTS] = 2.25;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "awm_clients"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "2.25"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "awm_clients", "2.25", NULL);
     zvp_model_defaults(m, p);
     p[ALPHA] = -0.1;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "alpha"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "alpha", NULL);
     zvp_model_defaults(m, p);
     p[STORAGE] = NAN;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_gb"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "storage_gb", NULL);
 }
 
 int zvp_test_register_apache(void)

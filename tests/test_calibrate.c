@@ -21,13 +21,6 @@
 
 #define MU_TRUE 2.5
 
-/* M/M/1 mean number in system, closed form. */
-static double mm1_l(double lambda, double mu)
-{
-    double rho = lambda / mu;
-    return rho / (1.0 - rho);
-}
-
 /* ---- tables ---------------------------------------------------------------------------- */
 
 static void test_table_read_basic(void)
@@ -99,34 +92,12 @@ static void test_table_read_no_header(void)
 {
     zvp_table *t = NULL;
     zvp_error err;
-    FILE *fp = fopen(ZVP_TEST_TMPDIR "/only_comments.csv", "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs("# nothing but a comment\n\n", fp);
-    fclose(fp);
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/only_comments.csv", "# nothing but a comment\n\n");
     CU_ASSERT_EQUAL(zvp_table_read(ZVP_TEST_TMPDIR "/only_comments.csv", &t, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NULL(t);
 }
 
 /* ---- fits ------------------------------------------------------------------------------ */
-
-/* Read and run a fit file; fails the test (fatal) on any error. */
-static zvp_fit_result *run_fit(const char *path)
-{
-    zvp_fit *fit = NULL;
-    zvp_fit_result *res = NULL;
-    zvp_error err;
-    zvp_error_clear(&err);
-    int st = zvp_fit_read(path, &fit, &err);
-    if (st)
-        fprintf(stderr, "\n%s: %s\n", path, err.message);
-    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
-    st = zvp_fit_run(fit, &res, &err);
-    if (st)
-        fprintf(stderr, "\n%s: %s\n", path, err.message);
-    zvp_fit_free(fit);
-    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
-    return res;
-}
 
 static int file_contains(const char *path, const char *needle)
 {
@@ -175,7 +146,7 @@ static void test_fit_recover_exact(void)
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 6), "r7");
     /* measured and fitted per row; r4 (row 3) is not measured */
     for (size_t i = 0; i < 7; i++)
-        ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[i], mm1_l(lambda[i], MU_TRUE), 1e-5);
+        ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[i], zvp_test_mm1_mean_in_system(lambda[i] / MU_TRUE), 1e-5);
     CU_ASSERT(isnan(zvp_fit_result_measured(res)[3]));
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[6], 9.0, 1e-15);
     ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[3], 1.0, 1e-5); /* rho = 0.5 */
@@ -219,7 +190,7 @@ static void test_fit_recover_exact(void)
  */
 static void test_fit_noisy(void)
 {
-    zvp_fit_result *res = run_fit("data/fit_mm1_noisy.ini");
+    zvp_fit_result *res = zvp_test_run_fit("data/fit_mm1_noisy.ini");
     double mu = zvp_fit_result_estimates(res)[0], se = zvp_fit_result_stderrs(res)[0];
     ZVP_ASSERT_REL(mu, 2.50168441431541, 1e-6);
     ZVP_ASSERT_REL(zvp_fit_result_cost(res), 0.00352336693303156, 1e-6);
@@ -236,8 +207,8 @@ static void test_fit_noisy(void)
 /* Same inputs, same output, bit for bit (the multistart draws are seeded). */
 static void test_fit_deterministic(void)
 {
-    zvp_fit_result *a = run_fit("data/fit_mm1_noisy.ini");
-    zvp_fit_result *b = run_fit("data/fit_mm1_noisy.ini");
+    zvp_fit_result *a = zvp_test_run_fit("data/fit_mm1_noisy.ini");
+    zvp_fit_result *b = zvp_test_run_fit("data/fit_mm1_noisy.ini");
     CU_ASSERT_EQUAL(zvp_fit_result_estimates(a)[0], zvp_fit_result_estimates(b)[0]);
     CU_ASSERT_EQUAL(zvp_fit_result_stderrs(a)[0], zvp_fit_result_stderrs(b)[0]);
     zvp_fit_result_free(a);
@@ -246,7 +217,7 @@ static void test_fit_deterministic(void)
 
 static void test_fit_bounds(void)
 {
-    zvp_fit_result *res = run_fit("data/fit_mm1_bounds.ini");
+    zvp_fit_result *res = zvp_test_run_fit("data/fit_mm1_bounds.ini");
     double mu = zvp_fit_result_estimates(res)[0];
     CU_ASSERT(mu >= 3.0 && mu <= 10.0);
     CU_ASSERT(mu < 3.05); /* pushed against the lower bound, where the cost is least */
@@ -257,7 +228,7 @@ static void test_fit_bounds(void)
 
 static void test_fit_join(void)
 {
-    zvp_fit_result *res = run_fit("data/fit_mm1_join.ini");
+    zvp_fit_result *res = zvp_test_run_fit("data/fit_mm1_join.ini");
     ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
     CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 6);
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 5), "j4");
@@ -269,13 +240,8 @@ static void test_fit_join(void)
 /* Write tmp/<name>.ini (data paths are relative to tmp/). */
 static const char *write_fit(const char *name, const char *text, char *path, size_t size)
 {
-    FILE *fp;
     snprintf(path, size, "%s/%s.ini", ZVP_TEST_TMPDIR, name);
-    fp = fopen(path, "w");
-    if (fp) {
-        fputs(text, fp);
-        fclose(fp);
-    }
+    zvp_test_write_text(path, text);
     return path;
 }
 
@@ -292,7 +258,7 @@ static void test_fit_unstable_start(void)
     write_fit("unstable_start",
               FIT_HEAD "starts = 8\n" FIT_FIXED "[free]\nservice_rate_per_s = 0.6, 0.5, 20\n" FIT_MATCH,
               path, sizeof path);
-    res = run_fit(path);
+    res = zvp_test_run_fit(path);
     ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
     zvp_fit_result_free(res);
 }
@@ -305,16 +271,13 @@ static void test_fit_two_params_dof0(void)
 {
     char path[256];
     zvp_fit_result *res;
-    FILE *fp = fopen(ZVP_TEST_TMPDIR "/p2.csv", "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs("label, throughput_per_s [1/s], response_s [s]\nonly, 2, 2\n", fp);
-    fclose(fp);
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/p2.csv", "label, throughput_per_s [1/s], response_s [s]\nonly, 2, 2\n");
     write_fit("p2",
               "[fit]\nmodel = mmc\ndata = p2.csv\nstarts = 4\n[fixed]\nservers = 1\n"
               "[free]\narrival_rate_per_s = 1, 0.1, 10\nservice_rate_per_s = 5, 0.5, 20\n"
               "[match]\nthroughput_per_s = throughput_per_s\nresponse_s = response_s\n",
               path, sizeof path);
-    res = run_fit(path);
+    res = zvp_test_run_fit(path);
     CU_ASSERT_EQUAL(zvp_fit_result_n_free(res), 2);
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_param_name(res, 0), "arrival_rate_per_s");
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_param_name(res, 1), "service_rate_per_s");
@@ -437,11 +400,8 @@ static void test_fit_read_errors(void)
 /* The partial join table used by join_missing_partner (configs 1-5 only). */
 static void write_join_partial(void)
 {
-    FILE *fp = fopen(ZVP_TEST_TMPDIR "/join_partial.csv", "w");
-    if (!fp)
-        return;
-    fputs("config, arrival_rate_per_s [1/s]\n1, 0.25\n2, 0.5\n3, 1.0\n4, 2.25\n5, 1.5\n", fp);
-    fclose(fp);
+    zvp_test_write_text(ZVP_TEST_TMPDIR "/join_partial.csv",
+                        "config, arrival_rate_per_s [1/s]\n1, 0.25\n2, 0.5\n3, 1.0\n4, 2.25\n5, 1.5\n");
 }
 
 static void test_fit_read_errors_join(void)
@@ -460,7 +420,7 @@ static zvp_fit_result *run_fit_text(const char *name, const char *text)
 {
     char path[256];
     write_fit(name, text, path, sizeof path);
-    return run_fit(path);
+    return zvp_test_run_fit(path);
 }
 
 /* Text column: site = b keeps the four mu = 4/s rows (b4: lambda = 3.5, L = 7), site = a the
@@ -533,7 +493,7 @@ static void test_fit_data_concat(void)
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 7), "s1");
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 9), "s3");
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[9], 23.99999999999998, 1e-15);
-    ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[9], mm1_l(2.4, MU_TRUE), 1e-5);
+    ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[9], zvp_test_mm1_mean_in_system(2.4 / MU_TRUE), 1e-5);
     CU_ASSERT_EQUAL(zvp_fit_result_dof(res), 8); /* 9 measured cells (r4 empty) - 1 */
     zvp_fit_result_free(res);
 
@@ -579,7 +539,7 @@ static void test_fit_where_errors(void)
 static void test_fit_write_h5(void)
 {
     const char *path = ZVP_TEST_TMPDIR "/fit_mm1.h5";
-    zvp_fit_result *res = run_fit("data/fit_mm1.ini");
+    zvp_fit_result *res = zvp_test_run_fit("data/fit_mm1.ini");
     size_t rows = zvp_fit_result_n_rows(res), nm = zvp_fit_result_n_matched(res);
     double est[1] = {NAN}, resid[16];
     hsize_t dims[2] = {0, 0};

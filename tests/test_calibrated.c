@@ -48,7 +48,7 @@ static void check_release(const char *params_file, const char *results_csv)
     CU_ASSERT_STRING_EQUAL_FATAL(m->name, "sweetspot");
     CU_ASSERT_FATAL(m->n_params <= 64 && m->n_outputs <= 64);
     size_t nt = sizeof sweetspot_tol / sizeof sweetspot_tol[0];
-    double sum_rel[16] = {0}, max_rel[16] = {0};
+    zvp_test_rel_error fit_err[16] = {{0}};
     size_t rows = zvp_table_rows(res);
     CU_ASSERT_EQUAL(rows, 6); /* 256..1536 GB printed */
     long c_storage = zvp_table_col_index(res, "storage_gb", &err);
@@ -59,11 +59,7 @@ static void check_release(const char *params_file, const char *results_csv)
     CU_ASSERT_FATAL(c_storage >= 0 && k_storage >= 0 && k_cpus >= 0 && k_users >= 0 && k_virt >= 0);
     for (size_t i = 0; i < rows; i++) {
         double storage = zvp_table_value(res, i, (size_t)c_storage);
-        size_t r;
-        for (r = 0; r < zvp_table_rows(cfg); r++)
-            if (zvp_table_value(cfg, r, (size_t)k_storage) == storage)
-                break;
-        CU_ASSERT_FATAL(r < zvp_table_rows(cfg));
+        size_t r = zvp_test_row_where(cfg, k_storage, storage);
         memcpy(p, zvp_model_file_params(mf), m->n_params * sizeof(double));
         p[zvp_model_param_index(m, "storage_gb", NULL)] = storage;
         p[zvp_model_param_index(m, "cpus", NULL)] = zvp_table_value(cfg, r, (size_t)k_cpus);
@@ -75,21 +71,12 @@ static void check_release(const char *params_file, const char *results_csv)
             long o = zvp_model_output_index(m, sweetspot_tol[t].output, &err);
             CU_ASSERT_FATAL(c >= 0 && o >= 0);
             double meas = zvp_table_value(res, i, (size_t)c);
-            double rel = fabs(out[o] - meas) / fabs(meas);
-            sum_rel[t] += rel;
-            if (rel > max_rel[t])
-                max_rel[t] = rel;
+            zvp_test_rel_error_add(&fit_err[t], fabs(out[o] - meas) / fabs(meas));
         }
     }
-    for (size_t t = 0; t < nt; t++) {
-        double mape = 100.0 * sum_rel[t] / (double)rows;
-        if (max_rel[t] > sweetspot_tol[t].max_rel || mape > sweetspot_tol[t].mape)
-            fprintf(stderr, "\n  %s %s: worst %.1f%% (allowed %.0f%%), MAPE %.2f%% (allowed %.1f%%)",
-                    params_file, sweetspot_tol[t].output, 100 * max_rel[t],
-                    100 * sweetspot_tol[t].max_rel, mape, sweetspot_tol[t].mape);
-        CU_ASSERT(max_rel[t] <= sweetspot_tol[t].max_rel);
-        CU_ASSERT(mape <= sweetspot_tol[t].mape);
-    }
+    for (size_t t = 0; t < nt; t++)
+        zvp_test_rel_error_check(&fit_err[t], sweetspot_tol[t].max_rel, sweetspot_tol[t].mape,
+                                 params_file, sweetspot_tol[t].output);
     zvp_table_free(res);
     zvp_table_free(cfg);
     zvp_model_file_free(mf);
@@ -136,8 +123,7 @@ static void test_zvp_calibrated_sweetspot_paging_defaults(void)
     const char *names[][2] = {{"paging_volumes", "volumes"}, {"pages_per_io", "pages_per_io"},
                               {"io_overhead_ms", "io_overhead_ms"},
                               {"page_transfer_ms", "page_transfer_ms"}};
-    const zvp_model *ss = zvp_model_find("sweetspot", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ss);
+    const zvp_model *ss = zvp_test_find_model("sweetspot");
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "paging-zvm64.ini", &pg, NULL), ZVP_SUCCESS);
     const zvp_model *m = zvp_model_file_model(pg);
     for (size_t i = 0; i < 4; i++) {

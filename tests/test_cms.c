@@ -24,29 +24,9 @@ enum {
     MDC_HIT, OTHER_RIO, IO_VOL, DASD_MS, NET_DELAY, OTHER_DELAY, NP
 };
 
-static const zvp_model *model(void)
-{
-    const zvp_model *m = zvp_model_find("cms", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    CU_ASSERT_EQUAL_FATAL(m->n_params, NP);
-    return m;
-}
+static const zvp_model *model(void) { return zvp_test_model("cms", NP); }
 
-static double out_of(const zvp_model *m, const double *out, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return out[i];
-}
-
-static void read_params(const char *path, double *p)
-{
-    zvp_model_file *mf = NULL;
-    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(path, &mf, NULL), ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL_FATAL(zvp_model_file_model(mf)->name, "cms");
-    memcpy(p, zvp_model_file_params(mf), NP * sizeof(double));
-    zvp_model_file_free(mf);
-}
+static void read_params(const char *path, double *p) { zvp_test_read_params(path, "cms", p, NP); }
 
 /* One user never queues: response = sum of the demands, X = 1 / (Z + delay + response).
  * Hand-picked network: CPU 5 ms; 2 page reads x 4 ms; 10 XSTOR page-ins x 50 us;
@@ -58,25 +38,25 @@ static void test_cms_one_user_closed_form(void)
     const zvp_model *m = model();
     double p[NP] = {1, 9, 2, 5, 2, 10, 4, 10, 50, 10, 0.8, 3, 20, 8, 0.1, 0.5}, out[16];
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "response_s"), 0.1535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "host_response_s"), 0.0535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "etr"), 1.0 / 9.6535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "cycle_s"), 9.6535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "dasd_resp_ms"), 8.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "cpu_util_pct"), 100.0 * 0.005 / 9.6535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "itr"), 2.0 / 0.005, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "real_io_per_s"), 5.0 / 9.6535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "page_reads_per_s"), 2.0 / 9.6535, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "xstor_in_per_s"), 10.0 / 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), 0.1535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "host_response_s"), 0.0535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 1.0 / 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "cycle_s"), 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "dasd_resp_ms"), 8.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "cpu_util_pct"), 100.0 * 0.005 / 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"), 2.0 / 0.005, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "real_io_per_s"), 5.0 / 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "page_reads_per_s"), 2.0 / 9.6535, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "xstor_in_per_s"), 10.0 / 9.6535, 1e-12);
     /* page_read_ms = 0 means the DASD service time: page part 2 x 8 ms instead of 2 x 4 */
     p[PAGE_MS] = 0;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "response_s"), 0.1615, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), 0.1615, 1e-12);
     /* no users: no throughput */
     p[USERS] = 0;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(out_of(m, out, "etr"), 0.0);
-    CU_ASSERT_EQUAL(out_of(m, out, "cpu_util_pct"), 0.0);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "etr"), 0.0);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "cpu_util_pct"), 0.0);
 }
 
 /* Independent full load-dependent MVA (python, see the file comment) on the committed
@@ -93,8 +73,8 @@ static void test_cms_independent_mva(void)
     for (int i = 0; i < 3; i++) {
         p[USERS] = users[i];
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        ZVP_ASSERT_REL(out_of(m, out, "etr"), x[i], 1e-7);
-        ZVP_ASSERT_REL(out_of(m, out, "response_s"), r[i], 1e-6);
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), x[i], 1e-7);
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), r[i], 1e-6);
     }
 }
 
@@ -109,11 +89,11 @@ static void test_cms_invariants(void)
     read_params(PARAMS "cms-vmesa240.ini", p);
     p[USERS] = 1;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    r1 = out_of(m, out, "response_s");
+    r1 = zvp_test_output(m, out, "response_s");
     for (double n = 1; n <= 6000; n += 499) {
         p[USERS] = n;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        double x = out_of(m, out, "etr"), r = out_of(m, out, "response_s");
+        double x = zvp_test_output(m, out, "etr"), r = zvp_test_output(m, out, "response_s");
         CU_ASSERT(x >= prev_x * (1 - 1e-12)); /* saturated: X = m / D_cpu up to round-off */
         CU_ASSERT(r >= prev_r * (1 - 1e-12));
         CU_ASSERT(r >= r1 * (1 - 1e-12));
@@ -129,18 +109,18 @@ static void test_cms_invariants(void)
     for (double h = 0; h <= 1.0; h += 0.125) {
         p[MDC_HIT] = h;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "response_s") <= prev_r);
-        CU_ASSERT(out_of(m, out, "real_io_per_s") / out_of(m, out, "etr") <= prev_io);
-        prev_r = out_of(m, out, "response_s");
-        prev_io = out_of(m, out, "real_io_per_s") / out_of(m, out, "etr");
+        CU_ASSERT(zvp_test_output(m, out, "response_s") <= prev_r);
+        CU_ASSERT(zvp_test_output(m, out, "real_io_per_s") / zvp_test_output(m, out, "etr") <= prev_io);
+        prev_r = zvp_test_output(m, out, "response_s");
+        prev_io = zvp_test_output(m, out, "real_io_per_s") / zvp_test_output(m, out, "etr");
     }
     read_params(PARAMS "cms-vmesa240.ini", p);
     prev_r = INFINITY;
     for (double c = 2; c <= 8; c++) {
         p[CPUS] = c;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "response_s") <= prev_r);
-        prev_r = out_of(m, out, "response_s");
+        CU_ASSERT(zvp_test_output(m, out, "response_s") <= prev_r);
+        prev_r = zvp_test_output(m, out, "response_s");
     }
 }
 
@@ -172,10 +152,7 @@ static void check_release(const char *params_file, const char *runid)
     CU_ASSERT_EQUAL_FATAL(zvp_table_read(DATA "004_table1_cms1_absolute.csv", &t, &err), ZVP_SUCCESS);
     long c_run = zvp_table_col_index(t, "runid", &err);
     CU_ASSERT_FATAL(c_run >= 0);
-    for (row = 0; row < zvp_table_rows(t); row++)
-        if (!strcmp(zvp_table_text(t, row, (size_t)c_run), runid))
-            break;
-    CU_ASSERT_FATAL(row < zvp_table_rows(t));
+    row = zvp_test_row_where_text(t, c_run, runid);
     CU_ASSERT_EQUAL(p[USERS], 3420);
     ZVP_ASSERT_REL(p[THINK], zvp_table_value(t, row, (size_t)zvp_table_col_index(t, "avg_think_t_s", NULL)), 0);
     ZVP_ASSERT_REL(p[CPU_MS], zvp_table_value(t, row, (size_t)zvp_table_col_index(t, "pbt_per_cmd_h_ms", NULL)), 0);
@@ -183,7 +160,7 @@ static void check_release(const char *params_file, const char *runid)
     for (size_t k = 0; k < sizeof cmp / sizeof cmp[0]; k++) {
         long c = zvp_table_col_index(t, cmp[k].column, &err);
         CU_ASSERT_FATAL(c >= 0);
-        double meas = zvp_table_value(t, row, (size_t)c), got = out_of(m, out, cmp[k].output);
+        double meas = zvp_table_value(t, row, (size_t)c), got = zvp_test_output(m, out, cmp[k].output);
         if (fabs(got - meas) > cmp[k].tol * fabs(meas))
             fprintf(stderr, "\n  %s %s: %g against %g", params_file, cmp[k].output, got, meas);
         ZVP_ASSERT_REL(got, meas, cmp[k].tol);
@@ -217,19 +194,8 @@ static void test_cms_fit_rows(void)
     long c_last = zvp_table_col_index(t, "avg_last_t_s", NULL);
     CU_ASSERT_FATAL(c_run >= 0 && c_etr >= 0 && c_last >= 0);
     for (size_t f = 0; f < 3; f++) {
-        zvp_fit *fit = NULL;
-        zvp_fit_result *res = NULL;
-        zvp_error err = {0};
-        size_t row, nm;
-        int st = zvp_fit_read(fits[f].fit, &fit, &err);
-        if (st)
-            fprintf(stderr, "\n  %s: %s", fits[f].fit, err.message);
-        CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
-        CU_ASSERT_EQUAL_FATAL(zvp_fit_run(fit, &res, &err), ZVP_SUCCESS);
-        for (row = 0; row < zvp_table_rows(t); row++)
-            if (!strcmp(zvp_table_text(t, row, (size_t)c_run), fits[f].runid))
-                break;
-        CU_ASSERT_FATAL(row < zvp_table_rows(t));
+        zvp_fit_result *res = zvp_test_run_fit(fits[f].fit);
+        size_t nm, row = zvp_test_row_where_text(t, c_run, fits[f].runid);
         CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
         CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), fits[f].runid);
         nm = zvp_fit_result_n_matched(res);
@@ -242,7 +208,6 @@ static void test_cms_fit_rows(void)
                 CU_ASSERT_EQUAL(y, zvp_table_value(t, row, (size_t)c_last));
         }
         zvp_fit_result_free(res);
-        zvp_fit_free(fit);
     }
     zvp_table_free(t);
 }
@@ -260,7 +225,7 @@ static unsigned long crossing(const zvp_model *m, double *p, double limit_s)
         unsigned long mid = lo + (hi - lo) / 2;
         p[USERS] = (double)mid;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        if (out_of(m, out, "response_s") > limit_s)
+        if (zvp_test_output(m, out, "response_s") > limit_s)
             hi = mid;
         else
             lo = mid;
@@ -292,32 +257,23 @@ static void test_cms_capacity_crossing(void)
 static void test_cms_bad_input(void)
 {
     const zvp_model *m = model();
-    zvp_error err = {0};
     double p[NP], out[16];
     zvp_model_defaults(m, p);
     p[USERS] = 3420.5;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "users"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "3420.5"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[0, 1000000]"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "users", "3420.5", "[0, 1000000]", NULL);
     CU_ASSERT(isnan(out[0]));
     zvp_model_defaults(m, p);
     p[CPUS] = 1.5;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "1.5"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "cpus", "1.5", NULL);
     zvp_model_defaults(m, p);
     p[MDC_HIT] = 1.2;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "mdc_hit_ratio"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "mdc_hit_ratio", NULL);
     zvp_model_defaults(m, p);
     p[THINK] = -1;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "think_s"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "think_s", NULL);
     zvp_model_defaults(m, p);
     p[IO_VOL] = 0;
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "io_volumes"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "io_volumes", NULL);
 }
 
 int zvp_test_register_cms(void)

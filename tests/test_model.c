@@ -33,57 +33,19 @@ int zvp_test_register_status(void)
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static const zvp_model *sweetspot(void)
-{
-    const zvp_model *m = zvp_model_find("sweetspot", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    return m;
-}
-
-static void set(const zvp_model *m, double *p, const char *name, double v)
-{
-    long i = zvp_model_param_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    p[i] = v;
-}
-
-static double get(const zvp_model *m, const double *out, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return out[i];
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-/* Erlang B by its own recurrence, written here independently of the library's kernels. */
-static double erlang_b_ref(unsigned n, double a)
-{
-    double b = 1.0;
-    for (unsigned j = 1; j <= n; j++)
-        b = a * b / (j + a * b);
-    return b;
-}
-
 /* Sweetspot parameters for a pure lock experiment: N CPUs, one lock station only in the
  * paging cycle (other lock off), no page-out cap. */
 static void lock_only(const zvp_model *m, double *p, double cpus, double zones, double z_over_s)
 {
     zvp_model_defaults(m, p);
-    set(m, p, "cpus", cpus);
-    set(m, p, "lock_zones", zones);
-    set(m, p, "avail_hold_us", 1.0);
-    set(m, p, "cp_work_us", z_over_s);
-    set(m, p, "other_hold_us", 0.0);
-    set(m, p, "paging_volumes", 1e5); /* page-out capacity 1e14 pages/s: never binding */
-    set(m, p, "io_overhead_ms", 0);
-    set(m, p, "page_transfer_ms", 1e-6);
+    zvp_test_set_param(m, p, "cpus", cpus);
+    zvp_test_set_param(m, p, "lock_zones", zones);
+    zvp_test_set_param(m, p, "avail_hold_us", 1.0);
+    zvp_test_set_param(m, p, "cp_work_us", z_over_s);
+    zvp_test_set_param(m, p, "other_hold_us", 0.0);
+    zvp_test_set_param(m, p, "paging_volumes", 1e5); /* page-out capacity 1e14 pages/s: never binding */
+    zvp_test_set_param(m, p, "io_overhead_ms", 0);
+    zvp_test_set_param(m, p, "page_transfer_ms", 1e-6);
 }
 
 /* ---- registry and model files ------------------------------------------------------------- */
@@ -121,29 +83,29 @@ static void test_zvp_model_descriptors_well_formed(void)
 
 static void test_zvp_model_eval_rejects_bad_input(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64];
     zvp_error err = {0};
     zvp_model_defaults(m, p);
-    set(m, p, "cpus", -4);
+    zvp_test_set_param(m, p, "cpus", -4);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "-4"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[1, 4096]"));
     CU_ASSERT(isnan(out[0]));
     zvp_model_defaults(m, p);
-    set(m, p, "storage_gb", NAN);
+    zvp_test_set_param(m, p, "storage_gb", NAN);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_gb"));
     zvp_model_defaults(m, p);
-    set(m, p, "cpus", 63.5);
+    zvp_test_set_param(m, p, "cpus", 63.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "integer"));
 }
 
 static void test_zvp_model_file_round_trip(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     zvp_error err = {0};
     zvp_model_file *a = zvp_model_file_new(m), *b = NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -174,36 +136,36 @@ static void test_zvp_model_file_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "does-not-exist.ini"));
     CU_ASSERT_PTR_NULL(mf);
 
-    write_file(ZVP_TEST_TMPDIR "/bad1.ini", "[model]\nname = sweetspot\n[parameters]\nthis line is broken\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad1.ini", "[model]\nname = sweetspot\n[parameters]\nthis line is broken\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad1.ini", &mf, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, ":4:"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad2.ini", "[model]\nname = sweetspot\n[parameters]\nbogus_gb = 3\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad2.ini", "[model]\nname = sweetspot\n[parameters]\nbogus_gb = 3\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad2.ini", &mf, &err), ZVP_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "bogus_gb"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad3.ini", "[model]\nname = sweetspot\n[parameters]\nstorage_gb = -5\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad3.ini", "[model]\nname = sweetspot\n[parameters]\nstorage_gb = -5\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad3.ini", &mf, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_gb = -5"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[1, 65536]"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad4.ini", "[model]\nname = sweetspot\n[parameters]\ncpus = lots\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad4.ini", "[model]\nname = sweetspot\n[parameters]\ncpus = lots\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad4.ini", &mf, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lots"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad5.ini", "[model]\nname = nosuch\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad5.ini", "[model]\nname = nosuch\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad5.ini", &mf, &err), ZVP_ENOTFOUND);
 
-    write_file(ZVP_TEST_TMPDIR "/bad7.ini", "[model]\nname = sweetspot\n[parameters]\ncpus = 4.5\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad7.ini", "[model]\nname = sweetspot\n[parameters]\ncpus = 4.5\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad7.ini", &mf, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus = 4.5 is not an integer"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad8.ini",
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad8.ini",
                "[model]\nname = sweetspot\n[parameters]\ncpus = 4\nstorage_gb = 8\ncpus = 8\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad8.ini", &mf, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cpus is given twice"));
 
-    write_file(ZVP_TEST_TMPDIR "/bad6.ini", "[parameters]\ncpus = 4\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/bad6.ini", "[parameters]\ncpus = 4\n");
     CU_ASSERT_EQUAL(zvp_model_file_read(ZVP_TEST_TMPDIR "/bad6.ini", &mf, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NULL(mf);
 }
@@ -214,7 +176,7 @@ static void test_zvp_model_file_errors(void)
  * MODELS.md 1.2: p0 = ErlangB(N, Z/S), U = 1 - p0, spinning CPUs Lq = N - U (1 + Z/S). */
 static void test_zvp_sweetspot_single_lock_is_repairman(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64];
     const unsigned cpus[] = {2, 8, 16, 64, 128};
     const double r[] = {3.0, 9.0, 40.0};
@@ -222,12 +184,12 @@ static void test_zvp_sweetspot_single_lock_is_repairman(void)
         for (size_t j = 0; j < 3; j++) {
             lock_only(m, p, cpus[i], 1, r[j]);
             CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-            double u = 1.0 - erlang_b_ref(cpus[i], r[j]);
+            double u = 1.0 - zvp_test_erlang_b(cpus[i], r[j]);
             double lq = cpus[i] - u * (1.0 + r[j]);
-            ZVP_ASSERT_REL(get(m, out, "avail_spin_busy_pct"), 100.0 * lq, 1e-9);
-            ZVP_ASSERT_REL(get(m, out, "etr"), u / 1e-6 / 1e3, 1e-9);
-            ZVP_ASSERT_REL(get(m, out, "avail_lock_util_pct"), 100.0 * u, 1e-9);
-            CU_ASSERT_DOUBLE_EQUAL(get(m, out, "busy_per_cpu_pct"), 100.0, 1e-12);
+            ZVP_ASSERT_REL(zvp_test_output(m, out, "avail_spin_busy_pct"), 100.0 * lq, 1e-9);
+            ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), u / 1e-6 / 1e3, 1e-9);
+            ZVP_ASSERT_REL(zvp_test_output(m, out, "avail_lock_util_pct"), 100.0 * u, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, out, "busy_per_cpu_pct"), 100.0, 1e-12);
         }
 }
 
@@ -235,15 +197,15 @@ static void test_zvp_sweetspot_single_lock_is_repairman(void)
  * uniform zones 4443, 2760, 1012, 354, 148, 68 % (rounded there; 1% tolerance). */
 static void test_zvp_sweetspot_zones_worked_example(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64];
     const double zones[] = {1, 2, 4, 8, 16, 32, 64};
     const double spin[] = {5400, 4443, 2760, 1012, 354, 148, 68};
     for (size_t i = 0; i < 7; i++) {
         lock_only(m, p, 64, zones[i], 9.0);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        ZVP_ASSERT_REL(get(m, out, "avail_spin_busy_pct"), spin[i], 0.01);
-        CU_ASSERT_EQUAL(get(m, out, "lock_zones_used"), zones[i]);
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "avail_spin_busy_pct"), spin[i], 0.01);
+        CU_ASSERT_EQUAL(zvp_test_output(m, out, "lock_zones_used"), zones[i]);
     }
 }
 
@@ -251,85 +213,87 @@ static void test_zvp_sweetspot_zones_worked_example(void)
  * with the same users never shortens a phase that pages. */
 static void test_zvp_sweetspot_invariants(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64], prev = -1;
     zvp_model_defaults(m, p);
     for (double cpus = 8; cpus <= 256; cpus *= 2) {
-        set(m, p, "cpus", cpus);
+        zvp_test_set_param(m, p, "cpus", cpus);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        ZVP_ASSERT_REL(get(m, out, "itr"), get(m, out, "etr") / (get(m, out, "busy_per_cpu_pct") / 100), 1e-12);
-        CU_ASSERT(get(m, out, "spin_busy_pct") > prev);
-        CU_ASSERT(get(m, out, "spin_busy_pct") >= get(m, out, "avail_spin_busy_pct"));
-        prev = get(m, out, "spin_busy_pct");
+        ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"),
+                       zvp_test_output(m, out, "etr") / (zvp_test_output(m, out, "busy_per_cpu_pct") / 100),
+                       1e-12);
+        CU_ASSERT(zvp_test_output(m, out, "spin_busy_pct") > prev);
+        CU_ASSERT(zvp_test_output(m, out, "spin_busy_pct") >= zvp_test_output(m, out, "avail_spin_busy_pct"));
+        prev = zvp_test_output(m, out, "spin_busy_pct");
     }
     zvp_model_defaults(m, p);
     prev = INFINITY;
     for (double z = 1; z <= 128; z *= 2) {
-        set(m, p, "lock_zones", z);
+        zvp_test_set_param(m, p, "lock_zones", z);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(get(m, out, "avail_spin_busy_pct") < prev);
-        prev = get(m, out, "avail_spin_busy_pct");
+        CU_ASSERT(zvp_test_output(m, out, "avail_spin_busy_pct") < prev);
+        prev = zvp_test_output(m, out, "avail_spin_busy_pct");
     }
     /* zone rule of z/VM 6.4: lock_zones = 0 means min(cpus, zone_max) */
     zvp_model_defaults(m, p);
-    set(m, p, "lock_zones", 0);
-    set(m, p, "cpus", 16);
+    zvp_test_set_param(m, p, "lock_zones", 0);
+    zvp_test_set_param(m, p, "cpus", 16);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(get(m, out, "lock_zones_used"), 16);
-    set(m, p, "cpus", 128);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "lock_zones_used"), 16);
+    zvp_test_set_param(m, p, "cpus", 128);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(get(m, out, "lock_zones_used"), 64);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "lock_zones_used"), 64);
 }
 
 /* The page-out cap: with a cap below the lock/CPU limit, ETR equals the cap and the CPUs
  * idle; pages written in CM4 follow the frame count 4P - F (3P <= F). */
 static void test_zvp_sweetspot_paging_cap_and_frames(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64];
     zvp_model_defaults(m, p);
-    set(m, p, "storage_gb", 256);
-    set(m, p, "users_per_phase", 88);
-    set(m, p, "user_virtual_gb", 6.5);
-    set(m, p, "touch_fraction", 0.21);
+    zvp_test_set_param(m, p, "storage_gb", 256);
+    zvp_test_set_param(m, p, "users_per_phase", 88);
+    zvp_test_set_param(m, p, "user_virtual_gb", 6.5);
+    zvp_test_set_param(m, p, "touch_fraction", 0.21);
     /* one volume, one page per I/O of 1/150 ms: 150 kpages/s */
-    set(m, p, "paging_volumes", 1);
-    set(m, p, "pages_per_io", 1);
-    set(m, p, "io_overhead_ms", 0);
-    set(m, p, "page_transfer_ms", 1.0 / 150.0);
+    zvp_test_set_param(m, p, "paging_volumes", 1);
+    zvp_test_set_param(m, p, "pages_per_io", 1);
+    zvp_test_set_param(m, p, "io_overhead_ms", 0);
+    zvp_test_set_param(m, p, "page_transfer_ms", 1.0 / 150.0);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(get(m, out, "etr"), 150.0, 1e-9);
-    CU_ASSERT(get(m, out, "busy_per_cpu_pct") < 100.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 150.0, 1e-9);
+    CU_ASSERT(zvp_test_output(m, out, "busy_per_cpu_pct") < 100.0);
     double pages = 88 * 0.21 * 4.5 * 262144.0, frames = 256 * 262144.0;
-    ZVP_ASSERT_REL(get(m, out, "cm4_pages_written_m"), (4 * pages - frames) / 1e6, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "cm4_pages_written_m"), (4 * pages - frames) / 1e6, 1e-12);
     /* CM4 takes at least its writes at the cap */
-    CU_ASSERT(get(m, out, "cm4_priming_s") >= (4 * pages - frames) / 150e3);
+    CU_ASSERT(zvp_test_output(m, out, "cm4_priming_s") >= (4 * pages - frames) / 150e3);
     /* without any paging (lots of storage) CM1..CM4 take the same time */
-    set(m, p, "storage_gb", 4096);
+    zvp_test_set_param(m, p, "storage_gb", 4096);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, out, "cm4_pages_written_m"), 0.0, 0.0);
-    ZVP_ASSERT_REL(get(m, out, "cm4_priming_s"), get(m, out, "cm1_priming_s"), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, out, "cm4_pages_written_m"), 0.0, 0.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "cm4_priming_s"), zvp_test_output(m, out, "cm1_priming_s"), 1e-12);
 }
 
 /* user_virtual_gb = 0 follows Table 1 of report 000: 6.5, 11, ..., 38 GiB at 256..2048 GiB. */
 static void test_zvp_sweetspot_virtual_size_rule(void)
 {
-    const zvp_model *m = sweetspot();
+    const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], a[64], b[64];
     const double storage[] = {256, 512, 768, 1024, 1280, 1536, 1792, 2048};
     const double virt[] = {6.5, 11, 15.5, 20, 24.5, 29, 33.5, 38}; /* Table 1 */
     zvp_error err = {0};
     for (size_t i = 0; i < 8; i++) {
         zvp_model_defaults(m, p);
-        set(m, p, "storage_gb", storage[i]);
-        set(m, p, "user_virtual_gb", 0);
+        zvp_test_set_param(m, p, "storage_gb", storage[i]);
+        zvp_test_set_param(m, p, "user_virtual_gb", 0);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, a, NULL), ZVP_SUCCESS);
-        set(m, p, "user_virtual_gb", virt[i]);
+        zvp_test_set_param(m, p, "user_virtual_gb", virt[i]);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, b, NULL), ZVP_SUCCESS);
         for (size_t j = 0; j < m->n_outputs; j++)
             CU_ASSERT_EQUAL(a[j], b[j]);
     }
-    set(m, p, "user_virtual_gb", 1.5);
+    zvp_test_set_param(m, p, "user_virtual_gb", 1.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, a, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "user_virtual_gb = 1.5"));
 }

@@ -13,20 +13,7 @@
 
 enum { VOL, BW, BR, T0, TPG, LW, LR, NP };
 
-static const zvp_model *model(void)
-{
-    const zvp_model *m = zvp_model_find("paging", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    CU_ASSERT_EQUAL_FATAL(m->n_params, NP);
-    return m;
-}
-
-static double out_of(const zvp_model *m, const double *out, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return out[i];
-}
+static const zvp_model *model(void) { return zvp_test_model("paging", NP); }
 
 /* c = 4, b = 8, t_ov = 1 ms, t_pg = 0.5 ms: S_io = 5 ms, X_max = 4 x 8 / 0.005 = 6400 pages/s
  * (by hand). */
@@ -36,8 +23,8 @@ static void test_ceiling_closed_form(void)
     double p[NP] = {4, 8, 1, 1.0, 0.5, 0, 0}, out[16];
     ZVP_ASSERT_REL(zvp_paging_pageout_max_per_s(4, 8, 1e-3, 0.5e-3), 6400.0, 1e-12);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "pageout_max_per_s"), 6400.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "pageout_max_kpages_per_s"), 6.4, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "pageout_max_per_s"), 6400.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "pageout_max_kpages_per_s"), 6.4, 1e-12);
     /* large blocks: X_max -> c / t_pg = 8000 pages/s; b = 1e4 gives 4e4/(1e-3 + 5) by hand */
     ZVP_ASSERT_REL(zvp_paging_pageout_max_per_s(4, 1e4, 1e-3, 0.5e-3), 4e4 / 5.001, 1e-12);
     CU_ASSERT(isnan(zvp_paging_pageout_max_per_s(0, 8, 1e-3, 0.5e-3)));
@@ -52,10 +39,10 @@ static void test_mm2_closed_form(void)
     const zvp_model *m = model();
     double p[NP] = {2, 8, 1, 1.0, 0.5, 1600, 0}, out[16];
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "io_rate_per_s"), 200.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "device_util_pct"), 50.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "io_wait_s"), 1.0 / 600.0, 1e-9);
-    ZVP_ASSERT_REL(out_of(m, out, "io_response_s"), 1.0 / 600.0 + 0.005, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_rate_per_s"), 200.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "device_util_pct"), 50.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_wait_s"), 1.0 / 600.0, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_response_s"), 1.0 / 600.0 + 0.005, 1e-9);
 }
 
 /* Mixed page-out and page-in, c = 2, b_w = 8, b_r = 1, t_ov = 1 ms, t_pg = 0.5 ms:
@@ -69,12 +56,12 @@ static void test_mixed_closed_form(void)
     const zvp_model *m = model();
     double p[NP] = {2, 8, 1, 1.0, 0.5, 800, 400}, out[16];
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "io_rate_per_s"), 500.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "device_util_pct"), 55.0, 1e-12);
-    ZVP_ASSERT_REL(out_of(m, out, "io_wait_s"), 0.0009541218637992835, 1e-9);
-    ZVP_ASSERT_REL(out_of(m, out, "io_response_s"), 0.0031541218637992836, 1e-9);
-    ZVP_ASSERT_REL(out_of(m, out, "pagein_io_response_s"), 0.0024541218637992835, 1e-9);
-    ZVP_ASSERT_REL(out_of(m, out, "pageout_max_per_s"), 2240.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_rate_per_s"), 500.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "device_util_pct"), 55.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_wait_s"), 0.0009541218637992835, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_response_s"), 0.0031541218637992836, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "pagein_io_response_s"), 0.0024541218637992835, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "pageout_max_per_s"), 2240.0, 1e-12);
 }
 
 /* Invariants of the mechanism. */
@@ -88,8 +75,8 @@ static void test_invariants(void)
     for (double lr = 0; lr <= 8000; lr += 1000) {
         p[LR] = lr;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "pageout_max_per_s") < prev);
-        prev = out_of(m, out, "pageout_max_per_s");
+        CU_ASSERT(zvp_test_output(m, out, "pageout_max_per_s") < prev);
+        prev = zvp_test_output(m, out, "pageout_max_per_s");
     }
     p[LR] = 0;
     /* more volumes or bigger blocks never lower it */
@@ -97,29 +84,29 @@ static void test_invariants(void)
     for (double b = 1; b <= 256; b *= 2) {
         p[BW] = b;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "pageout_max_per_s") > prev);
-        prev = out_of(m, out, "pageout_max_per_s");
+        CU_ASSERT(zvp_test_output(m, out, "pageout_max_per_s") > prev);
+        prev = zvp_test_output(m, out, "pageout_max_per_s");
     }
     p[BW] = 16;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    double cap = out_of(m, out, "pageout_max_per_s");
+    double cap = zvp_test_output(m, out, "pageout_max_per_s");
     p[VOL] = 16;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(out_of(m, out, "pageout_max_per_s"), 2.0 * cap, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "pageout_max_per_s"), 2.0 * cap, 1e-12);
     p[VOL] = 8;
     /* response time grows with the page-out rate; utilization = rate / capacity */
     prev = 0;
     for (double f = 0.0; f < 0.99; f += 0.1) {
         p[LW] = f * cap;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-        CU_ASSERT(out_of(m, out, "io_response_s") >= prev);
-        prev = out_of(m, out, "io_response_s");
-        CU_ASSERT(fabs(out_of(m, out, "device_util_pct") - 100.0 * f) <= 1e-9);
+        CU_ASSERT(zvp_test_output(m, out, "io_response_s") >= prev);
+        prev = zvp_test_output(m, out, "io_response_s");
+        CU_ASSERT(fabs(zvp_test_output(m, out, "device_util_pct") - 100.0 * f) <= 1e-9);
     }
     /* at and beyond the ceiling: no steady state, every output NaN */
     p[LW] = cap;
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EUNSTABLE);
-    CU_ASSERT(isnan(out_of(m, out, "io_response_s")) && isnan(out_of(m, out, "pageout_max_per_s")));
+    CU_ASSERT(isnan(zvp_test_output(m, out, "io_response_s")) && isnan(zvp_test_output(m, out, "pageout_max_per_s")));
     p[LW] = 0.999 * cap;
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
 }
@@ -128,23 +115,14 @@ static void test_bad_input(void)
 {
     const zvp_model *m = model();
     double p[NP] = {2.5, 16, 1, 0.2, 0.17, 0, 0}, out[16];
-    zvp_error err = {0};
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "volumes"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "2.5"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "100000"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "volumes", "2.5", "100000", NULL);
     CU_ASSERT(isnan(out[0]));
     p[VOL] = 2;
     p[TPG] = -1;
-    zvp_error_clear(&err);
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "page_transfer_ms"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "-1"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "page_transfer_ms", "-1", NULL);
     p[TPG] = 0.17;
     p[LR] = NAN;
-    zvp_error_clear(&err);
-    CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, &err), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "pagein_rate_per_s"));
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "pagein_rate_per_s", NULL);
 }
 
 /* The calibrated files reproduce the ETR rows of report 000 (the DASD-limited CM4 phase):
@@ -155,7 +133,8 @@ static double check_etr(const char *params, const char *csv)
     zvp_model_file *mf = NULL;
     zvp_table *t = NULL;
     zvp_error err = {0};
-    double out[16], sum = 0, worst = 0;
+    double out[16];
+    zvp_test_rel_error fit_err = {0};
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(params, &mf, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_table_read(csv, &t, &err), ZVP_SUCCESS);
     const zvp_model *m = zvp_model_file_model(mf);
@@ -165,16 +144,12 @@ static double check_etr(const char *params, const char *csv)
     CU_ASSERT_FATAL(c >= 0);
     size_t rows = zvp_table_rows(t);
     CU_ASSERT_EQUAL(rows, 6);
-    double cap = out_of(m, out, "pageout_max_kpages_per_s");
+    double cap = zvp_test_output(m, out, "pageout_max_kpages_per_s");
     for (size_t i = 0; i < rows; i++) {
         double meas = zvp_table_value(t, i, (size_t)c);
-        double rel = fabs(cap - meas) / meas;
-        sum += rel;
-        if (rel > worst)
-            worst = rel;
+        zvp_test_rel_error_add(&fit_err, fabs(cap - meas) / meas);
     }
-    CU_ASSERT(worst <= 0.06);
-    CU_ASSERT(100.0 * sum / (double)rows <= 2.5);
+    zvp_test_rel_error_check(&fit_err, 0.06, 2.5, params, "etr");
     zvp_table_free(t);
     zvp_model_file_free(mf);
     return cap;

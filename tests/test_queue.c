@@ -73,9 +73,6 @@
 #include "tests.h"
 #include "zvmperf/queue.h"
 
-/* True when the error message mentions `name`. */
-static int msg_has(const zvp_error *e, const char *name) { return strstr(e->message, name) != NULL; }
-
 /* No field is infinite or negative (NaN is allowed: it goes with an error status). */
 static int result_not_inf_or_negative(const zvp_station_result *r)
 {
@@ -125,16 +122,16 @@ static void test_zvp_erlang_b_invalid(void)
     double b = 0.0;
     zvp_error_clear(&e);
     CU_ASSERT_EQUAL(zvp_erlang_b(NAN, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
     CU_ASSERT_EQUAL(e.status, ZVP_EINVAL);
     CU_ASSERT_EQUAL(zvp_erlang_b(-1.0, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "offered_load") && msg_has(&e, "-1"));
+    CU_ASSERT(zvp_test_msg_has(&e, "offered_load") && zvp_test_msg_has(&e, "-1"));
     CU_ASSERT_EQUAL(zvp_erlang_b(INFINITY, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
     CU_ASSERT_EQUAL(zvp_erlang_b(1.0, ZVP_MAX_SERVERS + 1, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "servers") && msg_has(&e, "10000001"));
+    CU_ASSERT(zvp_test_msg_has(&e, "servers") && zvp_test_msg_has(&e, "10000001"));
     CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "blocking"));
+    CU_ASSERT(zvp_test_msg_has(&e, "blocking"));
     CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, NULL), ZVP_EINVAL); /* err may be NULL */
 }
 
@@ -157,13 +154,13 @@ static void test_zvp_erlang_c_values(void)
     /* a >= c: no steady state. */
     zvp_error_clear(&e);
     CU_ASSERT_EQUAL(zvp_erlang_c(4.0, 4, &c, &e), ZVP_EUNSTABLE);
-    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated"));
+    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated"));
     CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 0, &c, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "servers"));
+    CU_ASSERT(zvp_test_msg_has(&e, "servers"));
     CU_ASSERT_EQUAL(zvp_erlang_c(NAN, 2, &c, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "offered_load"));
+    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
     CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 2, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "pwait"));
+    CU_ASSERT(zvp_test_msg_has(&e, "pwait"));
 }
 
 static void test_zvp_mmc_mm1_closed_form(void)
@@ -177,10 +174,11 @@ static void test_zvp_mmc_mm1_closed_form(void)
         zvp_station_result r;
         zvp_error e;
         CU_ASSERT_EQUAL_FATAL(zvp_mmc(lambda, 1.0 / s, 1, &r, &e), ZVP_SUCCESS);
-        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_system, rho / (1.0 - rho), 1e-9 * (1.0 + rho / (1.0 - rho)));
+        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_system, zvp_test_mm1_mean_in_system(rho),
+                               1e-9 * (1.0 + zvp_test_mm1_mean_in_system(rho)));
         CU_ASSERT_DOUBLE_EQUAL(r.wait_s, lambda * s * s / (1.0 - lambda * s), 1e-9 * s / (1.0 - rho));
         ZVP_ASSERT_REL(r.response_s, s / (1.0 - rho), 1e-9);
-        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_queue, rho * rho / (1.0 - rho), 1e-9 / (1.0 - rho));
+        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_queue, zvp_test_mm1_mean_in_queue(rho), 1e-9 / (1.0 - rho));
         CU_ASSERT_DOUBLE_EQUAL(r.pwait, rho, 1e-15);
         CU_ASSERT_DOUBLE_EQUAL(r.utilization, rho, 1e-15);
         CU_ASSERT_DOUBLE_EQUAL(r.throughput_per_s, lambda, 1e-15 * lambda);
@@ -217,12 +215,12 @@ static void test_zvp_mmc_unstable(void)
     zvp_error_clear(&e);
     CU_ASSERT_EQUAL(zvp_mmc(3.0, 1.0, 2, &r, &e), ZVP_EUNSTABLE);
     CU_ASSERT_EQUAL(e.status, ZVP_EUNSTABLE);
-    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated") && msg_has(&e, "1.5"));
+    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated") && zvp_test_msg_has(&e, "1.5"));
     CU_ASSERT(result_not_inf_or_negative(&r));
     /* M/M/1 with lambda = mu: utilization exactly 1. */
     zvp_error_clear(&e);
     CU_ASSERT_EQUAL(zvp_mmc(2.0, 2.0, 1, &r, &e), ZVP_EUNSTABLE);
-    CU_ASSERT(msg_has(&e, "utilization") && msg_has(&e, "saturated"));
+    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated"));
     CU_ASSERT(result_not_inf_or_negative(&r));
     /* Just below saturation: finite, non-negative, and W = rho s/(1-rho). */
     const double lambda = nextafter(1.0, 0.0);
@@ -236,18 +234,18 @@ static void test_zvp_mmc_invalid(void)
     zvp_station_result r;
     zvp_error e;
     CU_ASSERT_EQUAL(zvp_mmc(NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "arrival_rate_per_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "arrival_rate_per_s"));
     CU_ASSERT(result_not_inf_or_negative(&r));
     CU_ASSERT_EQUAL(zvp_mmc(-0.5, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "arrival_rate_per_s") && msg_has(&e, "-0.5"));
+    CU_ASSERT(zvp_test_msg_has(&e, "arrival_rate_per_s") && zvp_test_msg_has(&e, "-0.5"));
     CU_ASSERT_EQUAL(zvp_mmc(0.5, 0.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "service_rate_per_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "service_rate_per_s"));
     CU_ASSERT_EQUAL(zvp_mmc(0.5, INFINITY, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "service_rate_per_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "service_rate_per_s"));
     CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 0, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "servers") && msg_has(&e, "[1, 10000000]"));
+    CU_ASSERT(zvp_test_msg_has(&e, "servers") && zvp_test_msg_has(&e, "[1, 10000000]"));
     CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 1, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "out"));
+    CU_ASSERT(zvp_test_msg_has(&e, "out"));
 }
 
 /* ---- Finite source (repairman) ------------------------------------------------------------ */
@@ -354,33 +352,22 @@ static void test_zvp_repairman_invalid(void)
     zvp_station_result r;
     zvp_error e;
     CU_ASSERT_EQUAL(zvp_repairman(ZVP_MAX_CUSTOMERS + 1, 1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "sources") && msg_has(&e, "100000001"));
+    CU_ASSERT(zvp_test_msg_has(&e, "sources") && zvp_test_msg_has(&e, "100000001"));
     CU_ASSERT_EQUAL(zvp_repairman(4, NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "think_s"));
     CU_ASSERT_EQUAL(zvp_repairman(4, -1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "think_s") && msg_has(&e, "-1"));
+    CU_ASSERT(zvp_test_msg_has(&e, "think_s") && zvp_test_msg_has(&e, "-1"));
     CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 0.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "service_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "service_s"));
     CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, INFINITY, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "service_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "service_s"));
     CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 0, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "servers"));
+    CU_ASSERT(zvp_test_msg_has(&e, "servers"));
     CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 1, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "out"));
+    CU_ASSERT(zvp_test_msg_has(&e, "out"));
 }
 
 /* ---- MVA ---------------------------------------------------------------------------------- */
-
-static zvp_station station(int kind, int servers, unsigned replicas, double demand_s)
-{
-    zvp_station s;
-    s.kind = kind;
-    s.servers = servers;
-    s.replicas = replicas;
-    s.reserved = 0;
-    s.demand_s = demand_s;
-    return s;
-}
 
 #define MAXK 128
 typedef struct {
@@ -400,8 +387,8 @@ static int run_mva(const zvp_station *st, size_t k, double z, unsigned long n, m
 static void test_zvp_mva_single_customer(void)
 {
     /* N = 1: no contention, R = sum replicas x D, X = 1/(Z + R) (QSP ch. 6). */
-    zvp_station st[4] = {station(ZVP_STATION_QUEUE, 0, 1, 0.2), station(ZVP_STATION_DELAY, 0, 1, 0.5),
-                         station(ZVP_STATION_MULTI, 4, 1, 0.8), station(ZVP_STATION_QUEUE, 0, 3, 0.1)};
+    zvp_station st[4] = {zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.2), zvp_test_station(ZVP_STATION_DELAY, 0, 1, 0.5),
+                         zvp_test_station(ZVP_STATION_MULTI, 4, 1, 0.8), zvp_test_station(ZVP_STATION_QUEUE, 0, 3, 0.1)};
     mva_out o;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(run_mva(st, 4, 1.0, 1, &o, &e), ZVP_SUCCESS);
@@ -418,13 +405,13 @@ static void test_zvp_mva_vs_repairman(void)
     zvp_station_result rr;
     zvp_error e;
     mva_out o;
-    zvp_station q = station(ZVP_STATION_QUEUE, 0, 1, 0.4);
+    zvp_station q = zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.4);
     CU_ASSERT_EQUAL_FATAL(run_mva(&q, 1, 3.0, 25, &o, &e), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_repairman(25, 3.0, 0.4, 1, &rr, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(o.res.throughput_per_s, rr.throughput_per_s, 1e-12);
     ZVP_ASSERT_REL(o.res.response_s, rr.response_s, 1e-12);
     ZVP_ASSERT_REL(o.q[0], rr.mean_in_system, 1e-12);
-    zvp_station m = station(ZVP_STATION_MULTI, 4, 1, 2.0);
+    zvp_station m = zvp_test_station(ZVP_STATION_MULTI, 4, 1, 2.0);
     CU_ASSERT_EQUAL_FATAL(run_mva(&m, 1, 20.0, 50, &o, &e), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_repairman(50, 20.0, 2.0, 4, &rr, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(o.res.throughput_per_s, rr.throughput_per_s, 1e-12);
@@ -437,7 +424,7 @@ static void test_zvp_mva_multi_exact_small(void)
     /* 4 customers, think 2 s, one 2-server station of demand 1 s: X = 110/87 exactly
      * (birth-death chain by hand, see test_zvp_repairman_exact_small). The Seidmann
      * approximation would give about 1.2033 instead. */
-    zvp_station st = station(ZVP_STATION_MULTI, 2, 1, 1.0);
+    zvp_station st = zvp_test_station(ZVP_STATION_MULTI, 2, 1, 1.0);
     mva_out o;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(run_mva(&st, 1, 2.0, 4, &o, &e), ZVP_SUCCESS);
@@ -449,8 +436,8 @@ static void test_zvp_mva_multi_exact_small(void)
 
 static void test_zvp_mva_multi_m1_equals_queue(void)
 {
-    zvp_station a[3] = {station(ZVP_STATION_QUEUE, 0, 1, 0.3), station(ZVP_STATION_QUEUE, 0, 2, 0.7),
-                        station(ZVP_STATION_DELAY, 0, 1, 1.1)};
+    zvp_station a[3] = {zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.3), zvp_test_station(ZVP_STATION_QUEUE, 0, 2, 0.7),
+                        zvp_test_station(ZVP_STATION_DELAY, 0, 1, 1.1)};
     zvp_station b[3];
     memcpy(b, a, sizeof a);
     b[1].kind = ZVP_STATION_MULTI;
@@ -473,8 +460,8 @@ static void test_zvp_mva_convolution(void)
     /* conv.py: normalising constant by convolution with exact rationals, N = 10, Z = 5:
      * queue 0.4; queue 0.3 (two replicas: separate entries in conv.py); 3-server 1.2;
      * delay 0.7. */
-    zvp_station st[4] = {station(ZVP_STATION_QUEUE, 0, 1, 0.4), station(ZVP_STATION_QUEUE, 0, 2, 0.3),
-                         station(ZVP_STATION_MULTI, 3, 1, 1.2), station(ZVP_STATION_DELAY, 0, 1, 0.7)};
+    zvp_station st[4] = {zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.4), zvp_test_station(ZVP_STATION_QUEUE, 0, 2, 0.3),
+                         zvp_test_station(ZVP_STATION_MULTI, 3, 1, 1.2), zvp_test_station(ZVP_STATION_DELAY, 0, 1, 0.7)};
     mva_out o;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(run_mva(st, 4, 5.0, 10, &o, &e), ZVP_SUCCESS);
@@ -494,10 +481,10 @@ static void test_zvp_mva_replicas(void)
 {
     /* replicas = L equals L separate identical entries (sum_k R_k counts each replica). */
     const unsigned L = 5;
-    zvp_station a[2] = {station(ZVP_STATION_QUEUE, 0, L, 0.05), station(ZVP_STATION_MULTI, 2, 1, 0.3)};
+    zvp_station a[2] = {zvp_test_station(ZVP_STATION_QUEUE, 0, L, 0.05), zvp_test_station(ZVP_STATION_MULTI, 2, 1, 0.3)};
     zvp_station b[6];
     for (unsigned i = 0; i < L; i++)
-        b[i] = station(ZVP_STATION_QUEUE, 0, 1, 0.05);
+        b[i] = zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.05);
     b[L] = a[1];
     mva_out oa, ob;
     zvp_error e;
@@ -525,9 +512,9 @@ static void test_zvp_mva_large(void)
         double d = 0.001 * (1 + (k * 37) % 50); /* 1..50 ms */
         if (k == 17)
             d = 0.08; /* the bottleneck */
-        st[k] = station(k % 10 == 3 ? ZVP_STATION_DELAY : ZVP_STATION_QUEUE, 0, 1, d);
+        st[k] = zvp_test_station(k % 10 == 3 ? ZVP_STATION_DELAY : ZVP_STATION_QUEUE, 0, 1, d);
         if (k == 42)
-            st[k] = station(ZVP_STATION_MULTI, 8, 1, 0.32); /* capacity 25/s, not a bottleneck */
+            st[k] = zvp_test_station(ZVP_STATION_MULTI, 8, 1, 0.32); /* capacity 25/s, not a bottleneck */
         dsum += st[k].demand_s;
         double per = st[k].kind == ZVP_STATION_MULTI ? st[k].demand_s / 8 :
                      st[k].kind == ZVP_STATION_DELAY ? 0.0 : st[k].demand_s;
@@ -560,7 +547,7 @@ static void test_zvp_mva_multi_near_saturation(void)
      * kernel does not use. */
     const unsigned long ns[] = {1500, 1900, 2000, 2050, 4000};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
-        zvp_station st = station(ZVP_STATION_MULTI, 8, 1, 1.0);
+        zvp_station st = zvp_test_station(ZVP_STATION_MULTI, 8, 1, 1.0);
         size_t need = zvp_mva_scratch_doubles(&st, 1);
         CU_ASSERT_EQUAL_FATAL(need, 19); /* 2 K + 2 m + complement (K) */
         double scratch[19];
@@ -585,7 +572,7 @@ static void test_zvp_mva_multi_near_saturation(void)
             CU_ASSERT(u > 0.999 && u < 0.9999);
     }
     /* Many servers, heavily saturated: still finite, X <= m/D and Little's law. */
-    zvp_station st = station(ZVP_STATION_MULTI, 64, 1, 6.4);
+    zvp_station st = zvp_test_station(ZVP_STATION_MULTI, 64, 1, 6.4);
     mva_out o;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(run_mva(&st, 1, 1.0, 20000, &o, &e), ZVP_SUCCESS);
@@ -598,8 +585,8 @@ static void test_zvp_mva_two_multi(void)
 {
     /* Two m-server entries (one with 2 replicas) and a queue, Z = 2: conv.py network st2
      * (normalising constant by convolution, exact rationals). */
-    zvp_station st[3] = {station(ZVP_STATION_MULTI, 3, 2, 1.5), station(ZVP_STATION_MULTI, 2, 1, 0.8),
-                         station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
+    zvp_station st[3] = {zvp_test_station(ZVP_STATION_MULTI, 3, 2, 1.5), zvp_test_station(ZVP_STATION_MULTI, 2, 1, 0.8),
+                         zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
     mva_out o;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(run_mva(st, 3, 2.0, 12, &o, &e), ZVP_SUCCESS);
@@ -632,8 +619,8 @@ static void test_zvp_mva_many_servers(void)
      * utilization law U = 1 - sum_{j<m} (1 - j/m) p(j|N), not used by the kernel. */
     const unsigned long ns[] = {2100, 3000};
     const double x_ref[] = {0.987287989995942, 0.998978138733162};
-    zvp_station st[2] = {station(ZVP_STATION_MULTI, 1000, 2, 1000.0),
-                         station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
+    zvp_station st[2] = {zvp_test_station(ZVP_STATION_MULTI, 1000, 2, 1000.0),
+                         zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.5)};
     size_t need = zvp_mva_scratch_doubles(st, 2);
     CU_ASSERT_EQUAL_FATAL(need, 2 * 2 + 2 * 1000 + 2 + 1 * 1001); /* one P stage in the complement */
     double *scratch = malloc(need * sizeof *scratch);
@@ -659,8 +646,8 @@ static void test_zvp_mva_many_servers(void)
 
 static void test_zvp_mva_edge_cases(void)
 {
-    zvp_station st[3] = {station(ZVP_STATION_QUEUE, 0, 1, 0.0), station(ZVP_STATION_QUEUE, 0, 1, 0.5),
-                         station(ZVP_STATION_MULTI, 100, 1, 2.0)};
+    zvp_station st[3] = {zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.0), zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.5),
+                         zvp_test_station(ZVP_STATION_MULTI, 100, 1, 2.0)};
     mva_out o;
     zvp_error e;
     /* N = 0: X = 0, nothing queued. */
@@ -693,48 +680,48 @@ static void test_zvp_mva_edge_cases(void)
 
 static void test_zvp_mva_invalid(void)
 {
-    zvp_station good = station(ZVP_STATION_QUEUE, 0, 1, 0.5);
+    zvp_station good = zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.5);
     zvp_station st;
     mva_out o;
     zvp_error e;
     st = good;
     st.kind = 7;
     CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[0].kind") && msg_has(&e, "7"));
-    st = station(ZVP_STATION_MULTI, 0, 1, 0.5);
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[0].kind") && zvp_test_msg_has(&e, "7"));
+    st = zvp_test_station(ZVP_STATION_MULTI, 0, 1, 0.5);
     CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[0].servers"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[0].servers"));
     st = good;
     st.replicas = 0;
     CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[0].replicas"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[0].replicas"));
     st = good;
     st.reserved = 1;
     CU_ASSERT_EQUAL(run_mva(&st, 1, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[0].reserved"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[0].reserved"));
     zvp_station two[2] = {good, good};
     two[1].demand_s = NAN;
     CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[1].demand_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[1].demand_s"));
     two[1].demand_s = -0.25;
     CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[1].demand_s") && msg_has(&e, "-0.25"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[1].demand_s") && zvp_test_msg_has(&e, "-0.25"));
     two[1].demand_s = INFINITY;
     CU_ASSERT_EQUAL(run_mva(two, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations[1].demand_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations[1].demand_s"));
     CU_ASSERT_EQUAL(run_mva(&good, 1, -1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "think_s"));
     CU_ASSERT_EQUAL(run_mva(&good, 1, NAN, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "think_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "think_s"));
     CU_ASSERT_EQUAL(run_mva(&good, 1, 1.0, ZVP_MAX_CUSTOMERS + 1, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "customers"));
-    st = station(ZVP_STATION_QUEUE, 0, 1, 0.0);
+    CU_ASSERT(zvp_test_msg_has(&e, "customers"));
+    st = zvp_test_station(ZVP_STATION_QUEUE, 0, 1, 0.0);
     CU_ASSERT_EQUAL(run_mva(&st, 1, 0.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "think_s") && msg_has(&e, "demand_s"));
+    CU_ASSERT(zvp_test_msg_has(&e, "think_s") && zvp_test_msg_has(&e, "demand_s"));
     CU_ASSERT_EQUAL(zvp_mva_exact(&good, 1, 1.0, 5, NULL, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "res"));
+    CU_ASSERT(zvp_test_msg_has(&e, "res"));
     CU_ASSERT_EQUAL(run_mva(NULL, 2, 1.0, 5, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(msg_has(&e, "stations"));
+    CU_ASSERT(zvp_test_msg_has(&e, "stations"));
     CU_ASSERT(isnan(o.res.throughput_per_s)); /* errors never leave a stale number */
 }
 

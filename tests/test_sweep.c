@@ -387,8 +387,8 @@ static void test_zvp_sweep_mmc(void)
         if (rho < 1) {
             CU_ASSERT_EQUAL(st[p], ZVP_POINT_OK);
             ZVP_ASSERT_REL(U[p], rho, 1e-12);
-            ZVP_ASSERT_REL(L[p], rho / (1 - rho), 1e-12);
-            ZVP_ASSERT_REL(Lq[p], rho * rho / (1 - rho), 1e-12);
+            ZVP_ASSERT_REL(L[p], zvp_test_mm1_mean_in_system(rho), 1e-12);
+            ZVP_ASSERT_REL(Lq[p], zvp_test_mm1_mean_in_queue(rho), 1e-12);
             ZVP_ASSERT_REL(R[p], 1 / (mu - lambda), 1e-12);
         } else {
             CU_ASSERT_EQUAL(st[p], ZVP_POINT_UNSTABLE);

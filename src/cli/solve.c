@@ -72,6 +72,13 @@ static int lib_error(const zvp_error *e)
     }
 }
 
+static int not_a_number(const char *name, const char *s, const char *range)
+{
+    fprintf(stderr, "zvmperf solve: error: --%s = '%s' is not a number (allowed range %s)\n",
+            name, s, range);
+    return EXIT_BADINPUT;
+}
+
 static int missing(const char *kind, const char *name, const char *what)
 {
     fprintf(stderr, "zvmperf solve: error: option --%s is required by kind %s: %s\n", name, kind,
@@ -92,11 +99,8 @@ static int opt_double(const char *kind, const char *name, const char *s, double 
         return missing(kind, name, what);
     }
     double v = strtod(s, &end);
-    if (end == s || *end != '\0' || isnan(v)) {
-        fprintf(stderr, "zvmperf solve: error: --%s = '%s' is not a number (allowed range %s)\n",
-                name, s, range);
-        return EXIT_BADINPUT;
-    }
+    if (end == s || *end != '\0' || isnan(v))
+        return not_a_number(name, s, range);
     if (!isfinite(v) || v < lo || (lo_open && v <= lo) || v > hi)
         return bad("--%s = %s is out of range %s", name, s, range);
     *out = v;
@@ -115,11 +119,8 @@ static int opt_ulong(const char *kind, const char *name, const char *s, unsigned
         return missing(kind, name, what);
     }
     double v = strtod(s, &end);
-    if (end == s || *end != '\0' || isnan(v)) {
-        fprintf(stderr, "zvmperf solve: error: --%s = '%s' is not a number (allowed range %s)\n",
-                name, s, range);
-        return EXIT_BADINPUT;
-    }
+    if (end == s || *end != '\0' || isnan(v))
+        return not_a_number(name, s, range);
     if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi)
         return bad("--%s = %s is out of range %s", name, s, range);
     *out = (unsigned long)v;
@@ -192,6 +193,14 @@ static int opt_list(const char *kind, const char *name, const char *s, char sep,
     return 0;
 }
 
+/* --name = value has the wrong number of entries: n are allowed (why: e.g. one per station). */
+static int wrong_count(const char *name, const char *value, size_t n, const char *why)
+{
+    char cnt[128];
+    snprintf(cnt, sizeof cnt, "[%zu, %zu] entries (%s)", n, n, why);
+    return bad("--%s = %s: wrong number of entries, allowed %s", name, value, cnt);
+}
+
 static void jnum(double v)
 {
     if (!isfinite(v))
@@ -205,6 +214,42 @@ static void jfield(int *first, const char *name, double v)
     printf("%s\"%s\": ", *first ? "" : ", ", name);
     jnum(v);
     *first = 0;
+}
+
+/* Opens one station's JSON object: {"U": u, "Q": q, "R": r, "X": x (left open). */
+static void jstation_open(double u, double q, double r, double x)
+{
+    printf("{\"U\": ");
+    jnum(u);
+    printf(", \"Q\": ");
+    jnum(q);
+    printf(", \"R\": ");
+    jnum(r);
+    printf(", \"X\": ");
+    jnum(x);
+}
+
+/* The JSON line of a single station (mm1 ... mminf, repairman): the station fields, then
+ * "stations" with the one station. busy_servers and Pblock only where the kind has them. */
+static void print_single_json(const char *kind, const zvp_station_result *r, int busy,
+                              int loss, double pblock)
+{
+    int f = 1;
+    printf("{\"kind\": \"%s\", ", kind);
+    jfield(&f, "X", r->throughput_per_s);
+    jfield(&f, "R", r->response_s);
+    jfield(&f, "Q", r->mean_in_system);
+    jfield(&f, "U", r->utilization);
+    jfield(&f, "W", r->wait_s);
+    jfield(&f, "Lq", r->mean_in_queue);
+    if (busy)
+        jfield(&f, "busy_servers", r->busy_servers);
+    jfield(&f, "Pwait", r->pwait);
+    if (loss)
+        jfield(&f, "Pblock", pblock);
+    printf(", \"stations\": [");
+    jstation_open(r->utilization, r->mean_in_system, r->response_s, r->throughput_per_s);
+    printf("}]}\n");
 }
 
 /* ---- single stations ---------------------------------------------------------------------- */
@@ -260,27 +305,7 @@ static int solve_single(const solve_opts *o)
         return lib_error(&e);
     const int loss = ib || i1k || ick;
     if (o->json) {
-        int f = 1;
-        printf("{\"kind\": \"%s\", ", o->kind);
-        jfield(&f, "X", r.throughput_per_s);
-        jfield(&f, "R", r.response_s);
-        jfield(&f, "Q", r.mean_in_system);
-        jfield(&f, "U", r.utilization);
-        jfield(&f, "W", r.wait_s);
-        jfield(&f, "Lq", r.mean_in_queue);
-        jfield(&f, "busy_servers", r.busy_servers);
-        jfield(&f, "Pwait", r.pwait);
-        if (loss)
-            jfield(&f, "Pblock", pblock);
-        printf(", \"stations\": [{\"U\": ");
-        jnum(r.utilization);
-        printf(", \"Q\": ");
-        jnum(r.mean_in_system);
-        printf(", \"R\": ");
-        jnum(r.response_s);
-        printf(", \"X\": ");
-        jnum(r.throughput_per_s);
-        printf("}]}\n");
+        print_single_json(o->kind, &r, 1, loss, pblock);
     } else {
         printf("%s: X = %.10g 1/s, U = %.10g, R = %.10g s, W = %.10g s, Q = %.10g, Lq = %.10g, "
                "Pwait = %.10g",
@@ -309,24 +334,7 @@ static int solve_repairman(const solve_opts *o)
     if (zvp_repairman(n, z, s, c, &r, &e))
         return lib_error(&e);
     if (o->json) {
-        int f = 1;
-        printf("{\"kind\": \"repairman\", ");
-        jfield(&f, "X", r.throughput_per_s);
-        jfield(&f, "R", r.response_s);
-        jfield(&f, "Q", r.mean_in_system);
-        jfield(&f, "U", r.utilization);
-        jfield(&f, "W", r.wait_s);
-        jfield(&f, "Lq", r.mean_in_queue);
-        jfield(&f, "Pwait", r.pwait);
-        printf(", \"stations\": [{\"U\": ");
-        jnum(r.utilization);
-        printf(", \"Q\": ");
-        jnum(r.mean_in_system);
-        printf(", \"R\": ");
-        jnum(r.response_s);
-        printf(", \"X\": ");
-        jnum(r.throughput_per_s);
-        printf("}]}\n");
+        print_single_json("repairman", &r, 0, 0, NAN);
     } else {
         printf("repairman: X = %.10g 1/s, U = %.10g (per server), R = %.10g s, W = %.10g s, "
                "Q = %.10g, Pwait = %.10g\n",
@@ -413,12 +421,10 @@ static int parse_net(const solve_opts *o, net *n)
             return rc;
         }
         if (nm != n->K) {
-            char cnt[64];
-            snprintf(cnt, sizeof cnt, "[%zu, %zu] entries (one per station)", n->K, n->K);
             free(m);
+            rc = wrong_count("station-servers", o->station_servers, n->K, "one per station");
             net_free(n);
-            return bad("--%s = %s: wrong number of entries, allowed %s", "station-servers",
-                       o->station_servers, cnt);
+            return rc;
         }
         for (size_t k = 0; k < nm; k++)
             if (isfinite(m[k]) && m[k] != floor(m[k])) {
@@ -451,14 +457,8 @@ static void print_stations(const net *n, const double *u, const double *q, const
 {
     printf(", \"stations\": [");
     for (size_t k = 0; k < n->K; k++) {
-        printf("%s{\"U\": ", k ? ", " : "");
-        jnum(u[k]);
-        printf(", \"Q\": ");
-        jnum(q[k]);
-        printf(", \"R\": ");
-        jnum(r[k]);
-        printf(", \"X\": ");
-        jnum(x[k]);
+        printf("%s", k ? ", " : "");
+        jstation_open(u[k], q[k], r[k], x[k]);
         printf(", \"servers\": ");
         if (n->st[k].kind == ZVP_STATION_DELAY)
             printf("\"inf\"");
@@ -488,9 +488,7 @@ static int solve_open(const solve_opts *o)
         return rc;
     }
     if (nl != n.C) {
-        char cnt[64];
-        snprintf(cnt, sizeof cnt, "[%zu, %zu] entries (one per class of --demands)", n.C, n.C);
-        rc = bad("--%s = %s: wrong number of entries, allowed %s", "lambda", o->lambda, cnt);
+        rc = wrong_count("lambda", o->lambda, n.C, "one per class of --demands");
         free(lam);
         net_free(&n);
         return rc;
@@ -588,11 +586,8 @@ static int solve_closed(const solve_opts *o, int multi)
         else if ((think = calloc(C, sizeof(double))))
             nz = C;
     }
-    if (!rc && nu != C) {
-        char cnt[64];
-        snprintf(cnt, sizeof cnt, "[%zu, %zu] entries (one per class of --demands)", C, C);
-        rc = bad("--%s = %s: wrong number of entries, allowed %s", "users", o->users, cnt);
-    }
+    if (!rc && nu != C)
+        rc = wrong_count("users", o->users, C, "one per class of --demands");
     for (size_t c = 0; !rc && c < nu; c++)
         if (users[c] != floor(users[c]))
             rc = bad("--%s = %s: entries must be integers in %s", "users", o->users,
@@ -799,15 +794,13 @@ static int solve_usl(const solve_opts *o)
         for (size_t i = 0; i < np; i++) {
             char *end;
             n[i] = strtod(p, &end);
-            if (end == p || *end != ':') {
-                free(n);
-                free(x);
-                return bad("--%s = %s: entries must be N:X pairs, N in %s", "data", o->data,
-                           "[1, 1.7976931348623157e+308], X in [0, 1.7976931348623157e+308]");
+            int pair = end != p && *end == ':';
+            if (pair) {
+                p = end + 1;
+                x[i] = strtod(p, &end);
+                pair = end != p && (*end == ',' || *end == '\0');
             }
-            p = end + 1;
-            x[i] = strtod(p, &end);
-            if (end == p || (*end != ',' && *end != '\0')) {
+            if (!pair) {
                 free(n);
                 free(x);
                 return bad("--%s = %s: entries must be N:X pairs, N in %s", "data", o->data,
