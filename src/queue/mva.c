@@ -382,23 +382,51 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
     int any_tracked = 0;
     for (size_t k = 0; k < K; k++)
         any_tracked |= is_tracked(&stations[k], customers);
-    /* Fast path without m-server recursions: the same operations in the same order (so
-     * bit-identical results), without the per-entry bookkeeping of the general loop. The
-     * only dependent chain per customer step is the sum over stations and one division. */
-    for (unsigned long n = 1; !any_tracked && n <= customers; n++) {
-        double cycle = think_s;
+    /* Fast path without m-server recursions. For a queueing station
+     *     R_k(n) = D_k (1 + Q_k(n-1)) = D_k (1 + X(n-1) R_k(n-1)),
+     * so the cycle time is  Z + sum_k rep_k D_k + X(n-1) B(n-1)  with
+     * B(n-1) = sum_queue rep_k D_k R_k(n-1) (delay stations: R_k = D_k). The chain from
+     * X(n-1) to X(n) is one multiply, one add and one division; R(n) and B(n) are
+     * computed beside it (four partial sums, combined in a fixed order). This is the
+     * textbook recursion rearranged, not an approximation. While it runs, q[k] holds the
+     * weight rep_k D_k of a queueing station and -1 for a delay station. */
+#define ZVP_MVA_STEP(k, acc)                                                                \
+    do {                                                                                   \
+        if (q[k] >= 0.0) {                                                                 \
+            r[k] = stations[k].demand_s * (1.0 + xprev * r[k]);                            \
+            acc += q[k] * r[k];                                                            \
+        }                                                                                  \
+    } while (0)
+    if (!any_tracked) {
+        double a = think_s, b = 0.0, xprev = 0.0;
         for (size_t k = 0; k < K; k++) {
             const zvp_station *st = &stations[k];
             const int queueing = st->kind == ZVP_STATION_QUEUE ||
                                  (st->kind == ZVP_STATION_MULTI && st->servers == 1);
-            const double rk = queueing ? st->demand_s * (1.0 + q[k]) : st->demand_s;
-            r[k] = rk;
-            cycle += (double)st->replicas * rk;
+            a += (double)st->replicas * st->demand_s;
+            q[k] = queueing ? (double)st->replicas * st->demand_s : -1.0;
+            r[k] = st->demand_s;
         }
-        x = (double)n / cycle;
+        for (unsigned long n = 1; n <= customers; n++) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            size_t k = 0;
+            x = (double)n / (a + xprev * b);
+            for (; k + 4 <= K; k += 4) { /* R(n), B(n) from X(n-1) = xprev */
+                ZVP_MVA_STEP(k, s0);
+                ZVP_MVA_STEP(k + 1, s1);
+                ZVP_MVA_STEP(k + 2, s2);
+                ZVP_MVA_STEP(k + 3, s3);
+            }
+            for (; k < K; k++)
+                ZVP_MVA_STEP(k, s0);
+            b = (s0 + s1) + (s2 + s3);
+            xprev = x;
+        }
+        /* x = X(N), r = R(N): Q_k(N) = X(N) R_k(N) */
         for (size_t k = 0; k < K; k++)
             q[k] = x * r[k];
     }
+#undef ZVP_MVA_STEP
     for (unsigned long n = 1; any_tracked && n <= customers; n++) {
         double cycle = think_s;
         double *p = pblock_base;
