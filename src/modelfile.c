@@ -296,6 +296,18 @@ done:
     return st;
 }
 
+/* The shortest of %.12g, %.15g, %.17g that reads back as the same double, so a written
+ * model file reproduces the evaluated model exactly and stays readable. */
+static void format_exact(double v, char *buf, size_t n)
+{
+    static const char *const fmts[] = {"%.12g", "%.15g", "%.17g"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(buf, n, fmts[i], v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err)
 {
     const zvp_model *m = mf->model;
@@ -306,10 +318,13 @@ int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *
         return zvp_fail(err, ZVP_EIO, "cannot write model file '%s'", path);
     fprintf(fp, "; zvmperf model file (zvmperf %s)\n[model]\nname = %s\n\n[parameters]\n",
             zvp_version(), m->name);
-    for (i = 0; i < m->n_params; i++)
+    for (i = 0; i < m->n_params; i++) {
         /* inih reads at most 200 characters a line: keep every line well below that */
-        fprintf(fp, "; [%.20s] %.150s\n%s = %.12g\n", m->params[i].unit, m->params[i].description,
-                m->params[i].name, mf->params[i]);
+        char num[32];
+        format_exact(mf->params[i], num, sizeof num);
+        fprintf(fp, "; [%.20s] %.150s\n%s = %s\n", m->params[i].unit, m->params[i].description,
+                m->params[i].name, num);
+    }
     for (i = 0; i < m->n_params; i++)
         any_se |= isfinite(mf->stderrs[i]);
     if (any_se) {
