@@ -135,13 +135,54 @@ static void test_zvp_calibrated_sweetspot_paging_defaults(void)
     zvp_model_file_free(pg);
 }
 
+/* The parsed fit exposes its rows as the engine builds them: Table 3 joined with Table 1
+ * (report 000: 256 GB row of run SSXS6287, ETR 179.02, 88 users of 6.5 GB), and
+ * zvp_fit_row_params sets the rows' [fixed] and [inputs] over a calibrated vector. */
+static void test_zvp_calibrated_fit_rows(void)
+{
+    zvp_fit *fit = NULL;
+    zvp_model_file *mf = NULL;
+    zvp_error err = {0};
+    double p[64], s0, lo, hi;
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/sweetspot-zvm63.ini", &fit, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "sweetspot-zvm63.ini", &mf, &err), ZVP_SUCCESS);
+    const zvp_model *m = zvp_fit_model(fit);
+    CU_ASSERT_STRING_EQUAL(m->name, "sweetspot");
+    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), 6);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_row_label(fit, 0), "SSXS6287");
+    CU_ASSERT_PTR_NULL(zvp_fit_row_label(fit, 6));
+    size_t j_etr = (size_t)-1;
+    for (size_t j = 0; j < zvp_fit_n_matched(fit); j++)
+        if (strcmp(m->outputs[zvp_fit_matched_output(fit, j)].name, "etr") == 0)
+            j_etr = j;
+    CU_ASSERT_FATAL(j_etr != (size_t)-1);
+    CU_ASSERT_EQUAL(zvp_fit_measured(fit, 0, j_etr), 179.02);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_matched_unit(fit, j_etr), "kpages/s");
+    CU_ASSERT(isnan(zvp_fit_measured(fit, 6, j_etr)));
+    CU_ASSERT_EQUAL(zvp_fit_n_free(fit), 6);
+    size_t k0 = zvp_fit_free_param_at(fit, 0, &s0, &lo, &hi);
+    CU_ASSERT_STRING_EQUAL(m->params[k0].name, "touch_fraction");
+    CU_ASSERT(lo < s0 && s0 < hi);
+    CU_ASSERT_EQUAL(zvp_fit_free_param_at(fit, 99, NULL, NULL, NULL), (size_t)-1);
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_row_params(fit, 0, zvp_model_file_params(mf), p, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(p[zvp_model_param_index(m, "storage_gb", NULL)], 256);
+    CU_ASSERT_EQUAL(p[zvp_model_param_index(m, "users_per_phase", NULL)], 88);
+    CU_ASSERT_EQUAL(p[zvp_model_param_index(m, "user_virtual_gb", NULL)], 6.5);
+    long tf = zvp_model_param_index(m, "touch_fraction", NULL);
+    CU_ASSERT_EQUAL(p[tf], zvp_model_file_params(mf)[tf]); /* the calibrated value, not the start */
+    CU_ASSERT_EQUAL(zvp_fit_row_params(fit, 6, NULL, p, &err), ZVP_EINVAL);
+    zvp_model_file_free(mf);
+    zvp_fit_free(fit);
+}
+
 int zvp_test_register_calibrated(void)
 {
     CU_pSuite s = CU_add_suite("calibrated", NULL, NULL);
     if (!s || !CU_add_test(s, "sweetspot_zvm63", test_zvp_calibrated_sweetspot_zvm63) ||
         !CU_add_test(s, "sweetspot_zvm64", test_zvp_calibrated_sweetspot_zvm64) ||
         !CU_add_test(s, "sweetspot_release_ordering", test_zvp_calibrated_sweetspot_release_ordering) ||
-        !CU_add_test(s, "sweetspot_paging_defaults", test_zvp_calibrated_sweetspot_paging_defaults))
+        !CU_add_test(s, "sweetspot_paging_defaults", test_zvp_calibrated_sweetspot_paging_defaults) ||
+        !CU_add_test(s, "fit_rows", test_zvp_calibrated_fit_rows))
         return 1;
     return 0;
 }

@@ -120,6 +120,48 @@ void zvp_fit_free(zvp_fit *fit);
  *  file's directory (owned by fit), or NULL when the fit file has no `output` key. */
 const char *zvp_fit_output_path(const zvp_fit *fit);
 
+/* ---- What a parsed fit holds, without fitting (rows after the join and the `where`
+ * filter). Indices: rows i < zvp_fit_n_rows, matched outputs j < zvp_fit_n_matched, free
+ * parameters k < zvp_fit_n_free, fixed f < zvp_fit_n_fixed, inputs k < zvp_fit_n_inputs.
+ * Strings belong to the fit. An index out of range gives NULL, NaN or (size_t)-1. ---- */
+const zvp_model *zvp_fit_model(const zvp_fit *fit);
+/** Base model file resolved against the fit file's directory, or NULL when none. */
+const char *zvp_fit_base_path(const zvp_fit *fit);
+size_t zvp_fit_n_rows(const zvp_fit *fit);
+/** Row label: the first text column of the data (e.g. a run id) or the join key value. */
+const char *zvp_fit_row_label(const zvp_fit *fit, size_t i);
+size_t zvp_fit_n_matched(const zvp_fit *fit);
+/** Model output index of matched output j, and the data column it is matched to. */
+size_t zvp_fit_matched_output(const zvp_fit *fit, size_t j);
+const char *zvp_fit_matched_column(const zvp_fit *fit, size_t j);
+/** Unit of that data column as written in the CSV header ("" if none). */
+const char *zvp_fit_matched_unit(const zvp_fit *fit, size_t j);
+/** Measured value of row i, matched output j, in the output's unit; NaN where empty. */
+double zvp_fit_measured(const zvp_fit *fit, size_t i, size_t j);
+size_t zvp_fit_n_free(const zvp_fit *fit);
+/** Free parameter k: its model parameter index; start, lo, hi through the pointers (any
+ *  may be NULL), model units. */
+size_t zvp_fit_free_param_at(const zvp_fit *fit, size_t k, double *start, double *lo, double *hi);
+size_t zvp_fit_n_fixed(const zvp_fit *fit);
+/** [fixed] entry f: its model parameter index, and its value through `value` (may be NULL). */
+size_t zvp_fit_fixed_param_at(const zvp_fit *fit, size_t f, double *value);
+size_t zvp_fit_n_inputs(const zvp_fit *fit);
+/** [inputs] entry k: its model parameter index and its data column. */
+size_t zvp_fit_input_param_at(const zvp_fit *fit, size_t k, const char **column);
+
+/**
+ * zvp_fit_row_params - the parameter vector of row i as the engine builds it.
+ * @param[in]  params_in   NULL: the fit's own start (model defaults, then `base`, [fixed],
+ *                         [inputs], free parameters at their start values); or a vector
+ *                         [n_params] (e.g. a calibrated file's) over which the row's [fixed]
+ *                         and [inputs] values are set — the way to evaluate a calibrated
+ *                         model at the rows it was fitted on.
+ * @param[out] params_out  [n_params] of zvp_fit_model(fit); may equal params_in.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (i out of range, NULL fit or params_out).
+ */
+int zvp_fit_row_params(const zvp_fit *fit, size_t i, const double *params_in, double *params_out,
+                       zvp_error *err);
+
 /**
  * zvp_fit_run - calibrate: multistart trust-region least squares (GSL
  * gsl_multifit_nlinear_trust, Levenberg-Marquardt with geodesic acceleration off).

@@ -169,7 +169,7 @@ BAD_CALLS = [
     (lambda: z.read_table(None), z.ArgumentTypeError, "path"),
     (lambda: z.calibrate(None), z.ArgumentTypeError, "fit_path"),
     (lambda: z.read_fit("/nonexistent/fit.ini"), z.ZvmperfIOError, "/nonexistent/fit.ini"),
-    (lambda: z.read_fit(MF_INI), z.ParseError, "no [fit] section"),
+    (lambda: z.read_fit(MF_INI), z.ParseError, "[fit] model"),
     (lambda: z.strerror("x"), z.ArgumentTypeError, "status"),
 ]
 

@@ -16,7 +16,7 @@ import numbers
 import os
 import tempfile
 from collections import OrderedDict, namedtuple
-from ctypes import byref, c_double, c_size_t, c_void_p
+from ctypes import byref, c_char_p, c_double, c_size_t, c_void_p
 
 import numpy as np
 
@@ -1555,97 +1555,76 @@ def calibrate(fit_path, output=None, report_h5=None):
 
 # ---- Fit files read in Python, for plotting a calibrated model against its data -------------
 class FitData:
-    """What a fit file says about its data, without fitting: model (name), rows (labels),
-    inputs (parameter -> per-row values), fixed (parameter -> value), base (model-file path
-    or None), matched (output -> measured per-row values, NaN where empty), columns (output ->
-    data column), output (path or None), path. Use predict() to evaluate a model file at the
-    rows. Mirrors the row construction of calibrate.h: defaults, base, [fixed], [inputs]."""
+    """What a fit file says about its data, without fitting, as the C engine reads it
+    (zvp_fit_read: join, `where` filter, concatenated data files): model (name), rows
+    (labels), inputs (parameter -> per-row values), fixed (parameter -> value), free
+    (parameter -> [start, lo, hi]), base (model-file path or None), matched (output ->
+    measured per-row values, NaN where empty), columns (output -> data column), units
+    (output -> unit of its column), output (path or None), path. predict() evaluates a model
+    file at the rows (zvp_fit_row_params: the file's values with the rows' [fixed] and
+    [inputs] set)."""
 
     def __init__(self, path):
         self.path = os.fsdecode(_path("path", path))
-        here = os.path.dirname(os.path.abspath(self.path))
-        cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"),
-                                       comment_prefixes=(";", "#"), interpolation=None)
-        cp.optionxform = str
+        fit = C.P_fit()
+        err = C.zvp_error()
+        _check(C.zvp_fit_read(_path("path", path), byref(fit), byref(err)), err)
         try:
-            with open(self.path, encoding="utf-8") as fp:
-                cp.read_file(fp)
-        except (OSError, UnicodeDecodeError) as e:
-            raise ZvmperfIOError(C.ZVP_EIO, "cannot read fit file '%s': %s"
-                                 % (self.path, getattr(e, "strerror", None) or e)) from None
-        except configparser.Error as e:
-            raise ParseError(C.ZVP_EPARSE, "fit file '%s': %s" % (self.path, e)) from None
-
-        def bad(what):
-            return ParseError(C.ZVP_EPARSE, "'%s' is not a fit file: %s" % (self.path, what))
-        if not cp.has_section("fit"):
-            raise bad("no [fit] section")
-        sec = cp["fit"]
-        for key in ("model", "data"):
-            if not sec.get(key):
-                raise bad("[fit] has no '%s'" % key)
-
-        def num(where, text):
-            try:
-                return float(text)
-            except ValueError:
-                raise ParseError(C.ZVP_EPARSE, "fit file '%s': %s = %r is not a number"
-                                 % (self.path, where, text)) from None
-        rel = (lambda p: os.path.normpath(os.path.join(here, p)) if p else None)
-        self.model = sec["model"]
-        self.data_path = rel(sec["data"])
-        self.join_path = rel(sec.get("join"))
-        self.join_key = sec.get("join_key")
-        self.base = rel(sec.get("base"))
-        self.output = rel(sec.get("output"))
-        self.fixed = OrderedDict((k, num("[fixed] " + k, v)) for k, v in cp["fixed"].items()) \
-            if cp.has_section("fixed") else OrderedDict()
-        self.free = OrderedDict((k, [num("[free] " + k, x) for x in v.split(",")])
-                                for k, v in cp["free"].items()) \
-            if cp.has_section("free") else OrderedDict()
-        data = Table(self.data_path)
-        join = Table(self.join_path) if self.join_path else None
-
-        def column(name):
-            if name in data:
-                return data[name]
-            if join is not None and name in join:
-                keys = join[self.join_key]
-                mine = data[self.join_key]
-                idx = [int(np.flatnonzero(keys == k)[0]) for k in mine]
-                return join[name][idx]
-            raise NotFoundError(C.ZVP_ENOTFOUND, "%s: no column %s in %s%s" % (
-                self.path, name, self.data_path, " or " + self.join_path if join else ""))
-
-        self.inputs = OrderedDict((k, column(v)) for k, v in cp["inputs"].items()) \
-            if cp.has_section("inputs") else OrderedDict()
-        self.columns = OrderedDict()
-        self.matched = OrderedDict()
-        for k, v in (cp["match"].items() if cp.has_section("match") else []):
-            col = v.split(",")[0].strip()
-            self.columns[k] = col
-            self.matched[k] = column(col)
-        text_cols = [c for c in data.columns if all(
-            not _isnum(t) for t in data.text(c) if t)]
-        self.rows = (data.text(text_cols[0]) if text_cols else
-                     ["%s=%g" % (self.join_key, v) for v in data[self.join_key]]
-                     if self.join_key else ["row %d" % (i + 1) for i in range(data.rows)])
-        self.units = OrderedDict((k, data.units.get(c) if c in data.columns else
-                                  (join.units.get(c) if join else ""))
-                                 for k, c in self.columns.items())
+            m = Model(C.zvp_fit_model(fit))
+            pnames = list(m.param_names)
+            onames = [o.name for o in m.outputs]
+            self.model = m.name
+            self.n_params = len(pnames)
+            self.output = _s(C.zvp_fit_output_path(fit))
+            self.base = _s(C.zvp_fit_base_path(fit))
+            nrows = C.zvp_fit_n_rows(fit)
+            self.rows = [_s(C.zvp_fit_row_label(fit, i)) for i in range(nrows)]
+            st, lo, hi, v = c_double(), c_double(), c_double(), c_double()
+            self.free = OrderedDict()
+            for k in range(C.zvp_fit_n_free(fit)):
+                idx = C.zvp_fit_free_param_at(fit, k, byref(st), byref(lo), byref(hi))
+                self.free[pnames[idx]] = [st.value, lo.value, hi.value]
+            self.fixed = OrderedDict()
+            for f in range(C.zvp_fit_n_fixed(fit)):
+                idx = C.zvp_fit_fixed_param_at(fit, f, byref(v))
+                self.fixed[pnames[idx]] = v.value
+            rows = np.empty((nrows, self.n_params))
+            for i in range(nrows):
+                _check(C.zvp_fit_row_params(fit, i, None,
+                                            rows[i].ctypes.data_as(C.P_double), byref(err)), err)
+            self._row_params = rows
+            col = c_char_p()
+            self.inputs = OrderedDict()
+            for k in range(C.zvp_fit_n_inputs(fit)):
+                idx = C.zvp_fit_input_param_at(fit, k, byref(col))
+                self.inputs[pnames[idx]] = rows[:, idx].copy()
+            self.columns, self.units, self.matched = OrderedDict(), OrderedDict(), OrderedDict()
+            for j in range(C.zvp_fit_n_matched(fit)):
+                name = onames[C.zvp_fit_matched_output(fit, j)]
+                self.columns[name] = _s(C.zvp_fit_matched_column(fit, j))
+                self.units[name] = _s(C.zvp_fit_matched_unit(fit, j))
+                self.matched[name] = np.array([C.zvp_fit_measured(fit, i, j)
+                                               for i in range(nrows)])
+            self._fit_path = self.path
+        finally:
+            C.zvp_fit_free(fit)
 
     def predict(self, model_file=None, on_error="nan"):
-        """Evaluate a model file (default: the fit's own output file) at the data rows with
-        the fit's [fixed] and [inputs]: an EvalResult of arrays [rows]."""
+        """Evaluate a model file (default: the fit's own output file) at the data rows, with
+        the fit's [fixed] and [inputs] set over the file's values: an EvalResult of arrays
+        [rows]."""
         mf = model_file if model_file is not None else self.output
-        if not isinstance(mf, ModelFile):
-            with ModelFile.read(mf) as h:
-                res = h.eval(dict(self.fixed, **self.inputs), on_error=on_error)
+        n = len(self.rows)
+        per_row = OrderedDict((k, np.full(n, v)) for k, v in self.fixed.items())
+        per_row.update(self.inputs)
+        if isinstance(mf, ModelFile):
+            res = mf.eval(per_row, on_error=on_error)
         else:
-            res = mf.eval(dict(self.fixed, **self.inputs), on_error=on_error)
-        n = len(self.rows)  # a fit without [inputs] gives one point: repeat it per row
-        for k in list(res):
-            res[k] = np.broadcast_to(np.asarray(res[k], dtype=float), (n,)).copy()
+            with ModelFile.read(mf) as h:
+                res = h.eval(per_row, on_error=on_error)
+        # a fit without [fixed] or [inputs] gives one point: repeat it per row
+        for key in list(res):
+            res[key] = np.broadcast_to(np.asarray(res[key], dtype=float), (n,)).copy()
         res.status = np.broadcast_to(np.asarray(res.status, dtype=np.uint8), (n,)).copy()
         return res
 
