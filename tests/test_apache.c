@@ -106,9 +106,13 @@ static void test_apache_invariants(void)
 }
 
 /* The committed calibrated files reproduce the printed rows (8, 16, 24 cores) of Tables 6
- * and 7 (configuration from Table 2). Stated tolerances: ETR and ITR within 3 % at every row
- * and 2 % MAPE; busy and T/V within 1.5 % at every row and 1 % MAPE (the fits give at most
- * 2.4 %, 1.5 %, 0.8 %, 1.2 % on 6.4 and less on 6.3; T/V is printed to 2 decimals). */
+ * and 7 (configuration from Table 2). Tolerances we state: ETR and ITR within 3 % at every
+ * row and 2 % MAPE; busy and T/V within 1.5 % at every row and 1 % MAPE. They are in-sample
+ * checks of 6 parameters on 12 cells, close to the fits' own residuals (at most 2.4 %,
+ * 1.5 %, 0.8 %, 1.2 % on 6.4), so they guard the committed files against drift rather than
+ * measure the model; its test of prediction is the withheld 32-core column, which no test
+ * uses (the note on the issue states the predicted values). T/V is printed to 2 decimals
+ * (0.4 % at 1.36). */
 static void check_release(const char *params_file, const char *results_csv)
 {
     static const struct {

@@ -94,11 +94,13 @@ static void test_overcommit_calibrated_rows(void)
 }
 
 /* (1b) Bounds stated in the text that the calibrated model satisfies (001_text_cmm_cmma.csv):
- * CMMA has "more than double" the z/VM 5.2 throughput; VMRM-CMM uses "less than 5 GB" of
- * page space (the model gives 5.004 GB, on the bound: checked to 1%); the ten-guest z/VM 5.3
- * run without CMM/CMMA is implied at 0.87/1.50 = 0.58 of the five-guest baseline.
- * Not satisfied (see the fit report): main->XSTOR < 400 and XSTOR->DASD < 200 pages/s with
- * VMRM-CMM, > 50% less page movement with CMMA, CMM+CMMA below CMM alone. */
+ * CMMA has "more than double" the z/VM 5.2 throughput; the ten-guest z/VM 5.3 run without
+ * CMM/CMMA is implied at 0.87/1.50 = 0.58 of the five-guest baseline. VMRM-CMM's page space
+ * is fitted to the report's 5 GB and lands at 5.004 GB: "less than 5 GB" is NOT met strictly
+ * (only to 0.1 %), so the test checks the value against 5 GB, not the bound.
+ * Not satisfied (see models/overcommit.c, "Known limits"): main->XSTOR < 400 and
+ * XSTOR->DASD < 200 pages/s with VMRM-CMM, > 50% less page movement with CMMA, CMM+CMMA
+ * below CMM alone, VMRM-CMM page space strictly below 5 GB. */
 static void test_overcommit_calibrated_bounds(void)
 {
     const zvp_model *m = oc_model();
@@ -112,7 +114,7 @@ static void test_overcommit_calibrated_bounds(void)
     load_calibrated(m, p);
     set(m, p, "cmm", 1);
     eval_ok(m, p, o);
-    CU_ASSERT(get(m, o, "dasd_page_space_gb") < 5.0 * 1.01);
+    ZVP_ASSERT_REL(get(m, o, "dasd_page_space_gb"), 5.0, 0.01); /* fitted to 5 GB */
 
     load_calibrated(m, p);
     set(m, p, "baseline", 2);
