@@ -56,18 +56,19 @@ void zvp_model_file_free(zvp_model_file *mf)
     free(mf);
 }
 
-const zvp_model *zvp_model_file_model(const zvp_model_file *mf) { return mf->model; }
-double *zvp_model_file_params(zvp_model_file *mf) { return mf->params; }
-const char *zvp_model_file_text(const zvp_model_file *mf) { return mf->text; }
+/* Accessors: a NULL handle gives NULL / NaN, or is a no-op (model.h). */
+const zvp_model *zvp_model_file_model(const zvp_model_file *mf) { return mf ? mf->model : NULL; }
+double *zvp_model_file_params(zvp_model_file *mf) { return mf ? mf->params : NULL; }
+const char *zvp_model_file_text(const zvp_model_file *mf) { return mf ? mf->text : NULL; }
 
 double zvp_model_file_stderr(const zvp_model_file *mf, size_t i)
 {
-    return i < mf->model->n_params ? mf->stderrs[i] : NAN;
+    return mf && i < mf->model->n_params ? mf->stderrs[i] : NAN;
 }
 
 void zvp_model_file_set_stderr(zvp_model_file *mf, size_t i, double se)
 {
-    if (i < mf->model->n_params)
+    if (mf && i < mf->model->n_params)
         mf->stderrs[i] = se;
 }
 

@@ -269,7 +269,9 @@ static void test_zvp_sweep_mmc(void)
     axes[1].n_values = 6;
     zvp_sweep_options_init(&opt);
     opt.command = "zvmperf sweep test";
-    opt.block_points = 4; /* several blocks, some splitting a row */
+    /* below one chunk: raised to 65536 (sweep.h), so this 12-point grid is one block;
+     * the multi-block path is tested in test_zvp_sweep_deterministic */
+    opt.block_points = 4;
     zvp_error_clear(&err);
     open_ids = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
     CU_ASSERT_EQUAL_FATAL(zvp_sweep_run(mf, axes, 2, path, &opt, &sum, &err), ZVP_SUCCESS);
@@ -423,39 +425,53 @@ static unsigned char *read_all(const char *path, const zvp_model *m, size_t poin
     return buf;
 }
 
-/* The same 3-axis sweep with 1, 2 and 3 threads and several block sizes gives the same
- * bytes; every point equals a direct evaluation at that grid point (row-major order). */
+/* The same 3-axis sweep of 3 x 5 x 5000 = 75000 points, with 1, 2 and 3 threads and two
+ * block sizes, gives the same bytes; every point equals a direct evaluation at that grid
+ * point (row-major order).
+ * Blocks (src/sweep.c, sweep.h): block_points below 65536 are raised to 65536, so a grid
+ * must have more than 65536 points to be cut at all. Here the trailing product of the
+ * last two axes is 5 x 5000 = 25000 points, so
+ *   block_points = 65536  -> split axis 0, floor(65536 / 25000) = 2 server indices per
+ *                            block: two blocks, flat points [0, 50000) and [50000, 75000);
+ *   block_points = 200000 -> capped at the grid size 75000: one block of all 3 indices;
+ *   block_points = 0      -> the default 65536: two blocks.
+ * The chunk shape is 2 x 5 x 5000 in every run (chunk target 65536), so only the block
+ * cut and the thread count differ between the runs. */
 static void test_zvp_sweep_deterministic(void)
 {
+    enum { N_SERVERS = 3, N_MU = 5, N_ARRIVAL = 5000 };
     static const struct { int threads; uint64_t block; const char *name; } runs[] = {
-        {1, 0, "sweep_det_t1"},    {2, 0, "sweep_det_t2"},         {2, 7, "sweep_det_t2_b7"},
-        {3, 130, "sweep_det_t3_b130"}, {2, 1, "sweep_det_t2_b1"}, {2, 1000000, "sweep_det_t2_big"},
+        {1, 200000, "sweep_det_t1_one_block"}, {1, 65536, "sweep_det_t1_two_blocks"},
+        {2, 65536, "sweep_det_t2_two_blocks"}, {2, 200000, "sweep_det_t2_one_block"},
+        {3, 0, "sweep_det_t3_default"},
     };
     char path[256];
     const size_t nruns = sizeof runs / sizeof runs[0];
-    double servers[3] = {1, 2, 3}, mu[5], arrival[97];
+    double servers[N_SERVERS] = {1, 2, 3}, mu[N_MU], *arrival = malloc(N_ARRIVAL * sizeof(double));
     zvp_axis axes[3];
     zvp_model_file *mf = mmc_file(1.0);
     const zvp_model *m;
     unsigned char *ref = NULL;
-    size_t ref_len = 0, r, i, points = 3 * 5 * 97;
+    size_t ref_len = 0, r, i, points = (size_t)N_SERVERS * N_MU * N_ARRIVAL;
     zvp_error err;
 
+    CU_ASSERT_FATAL(points > 65536); /* more than one block is possible at all */
     CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arrival);
     m = zvp_model_file_model(mf);
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < N_MU; i++)
         mu[i] = 1.0 + 0.25 * (double)i;
-    for (i = 0; i < 97; i++)
-        arrival[i] = 0.05 * (double)(i + 1); /* up to 4.85: stable and unstable points */
+    for (i = 0; i < N_ARRIVAL; i++)
+        arrival[i] = 0.001 * (double)(i + 1); /* up to 5: stable and unstable points */
     axes[0].name = "servers";
     axes[0].values = servers;
-    axes[0].n_values = 3;
+    axes[0].n_values = N_SERVERS;
     axes[1].name = "service_rate_per_s";
     axes[1].values = mu;
-    axes[1].n_values = 5;
+    axes[1].n_values = N_MU;
     axes[2].name = "arrival_rate_per_s";
     axes[2].values = arrival;
-    axes[2].n_values = 97;
+    axes[2].n_values = N_ARRIVAL;
 
     for (r = 0; r < nruns; r++) {
         zvp_sweep_options opt;
@@ -481,10 +497,13 @@ static void test_zvp_sweep_deterministic(void)
         }
         CU_ASSERT_EQUAL(len, ref_len);
         CU_ASSERT(memcmp(got, ref, len) == 0);
+        if (len != ref_len || memcmp(got, ref, len) != 0)
+            fprintf(stderr, "\n  sweep run '%s' differs from run '%s'\n", runs[r].name,
+                    runs[0].name);
         free(got);
     }
 
-    /* point (s, u, a) sits at flat index (s * 5 + u) * 97 + a */
+    /* point (s, u, a) sits at flat index (s * N_MU + u) * N_ARRIVAL + a */
     if (ref) {
         size_t per = points * sizeof(double), s, u, a, k;
         const uint8_t *st = ref + m->n_outputs * per;
@@ -494,10 +513,10 @@ static void test_zvp_sweep_deterministic(void)
         long ia = zvp_model_param_index(m, "arrival_rate_per_s", NULL);
         int bad = 0;
         CU_ASSERT_FATAL(out && is >= 0 && iu >= 0 && ia >= 0);
-        for (s = 0; s < 3; s++)
-            for (u = 0; u < 5; u++)
-                for (a = 0; a < 97; a++) {
-                    size_t p = (s * 5 + u) * 97 + a;
+        for (s = 0; s < N_SERVERS; s++)
+            for (u = 0; u < N_MU; u++)
+                for (a = 0; a < N_ARRIVAL; a++) {
+                    size_t p = (s * N_MU + u) * N_ARRIVAL + a;
                     int rc;
                     params[is] = servers[s];
                     params[iu] = mu[u];
@@ -516,6 +535,7 @@ static void test_zvp_sweep_deterministic(void)
         free(out);
     }
     free(ref);
+    free(arrival);
     zvp_model_file_free(mf);
 }
 

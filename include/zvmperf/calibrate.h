@@ -88,16 +88,23 @@ typedef struct zvp_table zvp_table;
 int zvp_table_read(const char *path, zvp_table **out, zvp_error *err);
 /** zvp_table_free - free; NULL is a no-op. */
 void zvp_table_free(zvp_table *t);
+/** zvp_table_rows / zvp_table_cols - number of data rows (header, comment and blank lines
+ *  not counted) and of columns; 0 for a NULL table. */
 size_t zvp_table_rows(const zvp_table *t);
 size_t zvp_table_cols(const zvp_table *t);
-/** Column name (without the unit) and unit ("" if none) of column j; owned by the table. */
+/** Column name (without the unit) and unit ("" if none) of column j (0 <= j < cols); owned
+ *  by the table. NULL when t is NULL or j >= zvp_table_cols(t). */
 const char *zvp_table_col_name(const zvp_table *t, size_t j);
 const char *zvp_table_col_unit(const zvp_table *t, size_t j);
-/** Index of a named column, or -1 with ZVP_ENOTFOUND (message lists the columns). */
+/** Index of a named column, or -1 with ZVP_ENOTFOUND (message lists the columns); -1 with
+ *  ZVP_EINVAL when t or name is NULL. */
 long zvp_table_col_index(const zvp_table *t, const char *name, zvp_error *err);
-/** Numeric value of cell (i, j); NaN if the cell is text or empty. */
+/** Numeric value of cell (i, j) (row i < rows, column j < cols); NaN if the cell is text or
+ *  empty, and NaN when t is NULL or i or j is out of range (no error is reported: use
+ *  zvp_table_rows/cols to tell an out-of-range index from an empty cell). */
 double zvp_table_value(const zvp_table *t, size_t i, size_t j);
-/** Text of cell (i, j) as written; owned by the table. */
+/** Text of cell (i, j) as written (trimmed, quotes removed; "" for an empty cell); owned by
+ *  the table. NULL when t is NULL or i or j is out of range. */
 const char *zvp_table_text(const zvp_table *t, size_t i, size_t j);
 
 /* ---- Fits ---------------------------------------------------------------------------- */
@@ -107,6 +114,11 @@ typedef struct zvp_fit_result zvp_fit_result; /* outcome of zvp_fit_run */
 
 /**
  * zvp_fit_read - parse a fit file and load its data tables.
+ * @param[in]  path  the fit file (format at the top of this header); the paths in it are
+ *                   relative to its directory. NULL: ZVP_EINVAL.
+ * @param[out] out   must not be NULL (ZVP_EINVAL); the new fit on success (free with
+ *                   zvp_fit_free), NULL on failure.
+ * @param[out] err   may be NULL; the message on failure.
  * @return ZVP_SUCCESS; ZVP_EIO; ZVP_EPARSE (also: data files with different headers, a
  *         malformed where); ZVP_ENOTFOUND (unknown model, parameter, output or column,
  *         including a where column); ZVP_EINVAL (bad bounds, start outside bounds, starts < 1,
@@ -114,6 +126,7 @@ typedef struct zvp_fit_result zvp_fit_result; /* outcome of zvp_fit_run */
  *         Messages name the file, key and value.
  */
 int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err);
+/** zvp_fit_free - free a fit and its tables; NULL is a no-op. */
 void zvp_fit_free(zvp_fit *fit);
 
 /** Output path of the calibrated model file named in the fit file, resolved against the fit
@@ -172,6 +185,7 @@ int zvp_fit_row_params(const zvp_fit *fit, size_t i, const double *params_in, do
  * Thread safety: reentrant (no shared state); fit is only read.
  */
 int zvp_fit_run(const zvp_fit *fit, zvp_fit_result **out, zvp_error *err);
+/** zvp_fit_result_free - free a result (and its model file); NULL is a no-op. */
 void zvp_fit_result_free(zvp_fit_result *res);
 
 /* Result accessors; arrays belong to the result. p = free parameters, n = rows x matched outputs.
@@ -191,11 +205,18 @@ size_t zvp_fit_result_n_matched(const zvp_fit_result *res);
 const char *zvp_fit_result_output_name(const zvp_fit_result *res, size_t j);
 const double *zvp_fit_result_measured(const zvp_fit_result *res);   /* [rows*matched] */
 const double *zvp_fit_result_fitted(const zvp_fit_result *res);     /* [rows*matched] */
-/** Goodness of fit per matched output j (R^2, RMSE in the output's unit, MAPE in %). */
+/** Goodness of fit per matched output j (0 <= j < n_matched), over the rows where output j
+ *  was measured, from the unweighted absolute residuals e_i = fitted_i - measured_i (also
+ *  for a relative or weighted fit): R^2 = 1 - sum e_i^2 / SStot with SStot = sum (y_i -
+ *  mean y)^2; RMSE = sqrt(sum e_i^2 / n) in the output's unit; MAPE = 100/n' sum |e_i/y_i|
+ *  in % over the n' cells with y_i != 0. NaN when res is NULL or j >= n_matched, when the
+ *  output has no measured cell; R^2 is NaN when SStot = 0 (one measured cell, or all
+ *  equal), MAPE when every measured cell is 0. */
 double zvp_fit_result_r2(const zvp_fit_result *res, size_t j);
 double zvp_fit_result_rmse(const zvp_fit_result *res, size_t j);
 double zvp_fit_result_mape(const zvp_fit_result *res, size_t j);
-/** Overall MAPE (%) over all matched cells. */
+/** Overall MAPE (%) over all matched cells with a nonzero measured value (every output
+ *  pooled); NaN when there is none or res is NULL. */
 double zvp_fit_result_mape_all(const zvp_fit_result *res);
 /** Sum of squared weighted residuals at the estimates (as minimised). */
 double zvp_fit_result_cost(const zvp_fit_result *res);

@@ -45,7 +45,8 @@ typedef struct zvp_model {
 
 /* ---- Registry (read-only tables, no global mutable state) ---------------------------- */
 
-/** zvp_model_count - number of registered models. */
+/** zvp_model_count - number of registered models (>= 1; a compile-time constant of the
+ *  registry, the same on every call). Takes no argument, so there is nothing to be NULL. */
 size_t zvp_model_count(void);
 
 /** zvp_model_at - the i-th registered model (0 <= i < zvp_model_count()), NULL otherwise.
@@ -92,12 +93,20 @@ typedef struct zvp_model_file zvp_model_file;
  *     [parameters]  <param> = <number>        (units as in the descriptor)
  *     [provenance]  <anything> = <text>       (kept verbatim, optional)
  *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
- * Parameters not set keep their defaults. Values are range-checked.
- * @param[in]  path  file path.
- * @param[out] out   new handle on success (free with zvp_model_file_free), NULL otherwise.
- * @return ZVP_SUCCESS; ZVP_EIO (missing/unreadable file); ZVP_EPARSE (malformed line, not
- *         a number; message gives file and line); ZVP_ENOTFOUND (unknown model or
- *         parameter); ZVP_EINVAL (value out of range); ZVP_ENOMEM.
+ * Parameters not set keep their defaults. Values are range-checked ([parameters]: in the
+ * descriptor's [min, max], whole numbers for `integer` parameters; [stderr]: any finite
+ * number, stored as given). [model] may also hold `description` (ignored).
+ * @param[in]  path  file path (NULL: ZVP_EINVAL).
+ * @param[out] out   must not be NULL; new handle on success (free with
+ *                   zvp_model_file_free), NULL otherwise.
+ * @return ZVP_SUCCESS; ZVP_EIO (missing/unreadable file, or a directory); ZVP_EPARSE
+ *         (malformed line, message gives file and line; a value that is not a finite
+ *         number; a key given twice in the same section, e.g. a parameter set twice in
+ *         [parameters]: an error, not "last wins", the message quotes both values; no
+ *         `name` in [model]; an unknown key in [model]; an unknown section); ZVP_ENOTFOUND
+ *         (unknown model, or a [parameters]/[stderr] key that is not a parameter of the
+ *         model); ZVP_EINVAL (NULL path; value out of range or not a whole number for an
+ *         integer parameter); ZVP_ENOMEM.
  */
 int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err);
 
@@ -108,13 +117,26 @@ zvp_model_file *zvp_model_file_new(const zvp_model *m);
 void zvp_model_file_free(zvp_model_file *mf);
 
 /** Accessors. The returned pointers belong to the handle and live until it is freed.
- *  zvp_model_file_params returns the writable vector [model->n_params]. */
+ *  zvp_model_file_model: the (static) model descriptor; NULL when mf is NULL.
+ *  zvp_model_file_params: the writable vector [model->n_params], in descriptor order and
+ *  the descriptor's units; NULL when mf is NULL. Values written through it are not checked
+ *  here (zvp_model_eval checks them at evaluation). */
 const zvp_model *zvp_model_file_model(const zvp_model_file *mf);
 double *zvp_model_file_params(zvp_model_file *mf);
-/** Text of the file as read (empty for a handle made by zvp_model_file_new). */
+/** Text of the file as read (empty for a handle made by zvp_model_file_new); NULL when mf
+ *  is NULL. */
 const char *zvp_model_file_text(const zvp_model_file *mf);
-/** Standard error recorded for parameter i, or NaN if none. */
+/** zvp_model_file_stderr - standard error recorded for parameter i (descriptor index, in
+ *  the parameter's unit), or NaN when none is recorded, when i >= model->n_params, or when
+ *  mf is NULL. */
 double zvp_model_file_stderr(const zvp_model_file *mf, size_t i);
+/** zvp_model_file_set_stderr - record se as the standard error of parameter i
+ *  (0 <= i < model->n_params, descriptor index; an i out of range, or a NULL mf, is a
+ *  no-op). se is stored as given, unchecked: NaN (or +-inf) means "none": it clears a
+ *  recorded value, zvp_model_file_stderr then returns it as given and zvp_model_file_write
+ *  leaves the parameter out of [stderr] (only finite values are written); a finite
+ *  negative value is not rejected and is written as is (a standard error is >= 0: callers
+ *  should not pass one). */
 void zvp_model_file_set_stderr(zvp_model_file *mf, size_t i, double se);
 
 /**
@@ -133,8 +155,16 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
 
 /**
  * zvp_model_file_write - write the handle as a model file ([model], [parameters] with unit
- * comments, [stderr] where known, [provenance]).
- * @return ZVP_SUCCESS or ZVP_EIO.
+ * comments, [stderr] where known, [provenance]); the file is created or truncated.
+ * [parameters] round-trips exactly: each value is written in the shortest of %.12g, %.15g
+ * and %.17g that reads back (strtod) as the identical double, so zvp_model_file_read of
+ * the file gives bit-identical parameters. [stderr] lists the finite standard errors only,
+ * with %.6g (6 significant digits: not exact). [provenance] lines are written as
+ * "key = value" with the key cut at 40 and the value at 150 characters (inih reads lines
+ * of at most 200 characters); the unit and description comments are cut likewise.
+ * @param[in] mf    the handle, not NULL.
+ * @param[in] path  output path, not NULL.
+ * @return ZVP_SUCCESS or ZVP_EIO (cannot open or finish writing path; message names it).
  */
 int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err);
 

@@ -48,8 +48,12 @@ int zvp_erlang_b(double offered_load, unsigned long servers, double *blocking, z
  * zvp_erlang_c - Erlang C probability of waiting C(c, a) for M/M/c.
  * @param[in]  offered_load  a = lambda/mu in Erlangs, finite, >= 0, and a < c.
  * @param[in]  servers       c, 1 <= c <= ZVP_MAX_SERVERS.
- * @param[out] pwait         C(c, a) = c B / (c - a (1 - B)), B = Erlang B(c, a).
- * @return ZVP_SUCCESS; ZVP_EUNSTABLE when a >= c (no steady state); ZVP_EINVAL otherwise bad.
+ * @param[out] pwait         C(c, a) = c B / (c - a (1 - B)), B = Erlang B(c, a), in [0, 1];
+ *                           not NULL. Written only on success (left unchanged on error).
+ * @return ZVP_SUCCESS; ZVP_EUNSTABLE when a >= c (no steady state; the message gives the
+ *         utilization a/c); ZVP_EINVAL for a NULL pwait, a NaN, negative or infinite
+ *         offered_load, or c outside [1, ZVP_MAX_SERVERS] (message names the argument, its
+ *         value and the range). Checked in that order.
  * Source: Gross et al. 2008, eq. (2.33)-(2.36); MODELS.md section 2.
  */
 int zvp_erlang_c(double offered_load, unsigned long servers, double *pwait, zvp_error *err);
@@ -233,8 +237,12 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
  * zvp_mminf - M/M/infinity (pure delay): L = busy_servers = lambda/mu, R = 1/mu, W = Lq =
  * pwait = 0, X = lambda, utilization = 0 (per-server utilization with infinitely many
  * servers; documented, not NaN).
+ * @param[in]  arrival_rate_per_s  lambda, finite, >= 0.
+ * @param[in]  service_rate_per_s  mu, finite, > 0.
+ * @param[out] out                 not NULL; every field as above, every field NaN on error.
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL out, lambda NaN/negative/infinite, mu not finite
- *         and > 0; every field NaN then). Source: Gross et al. 2008, sec. 2.7.
+ *         and > 0, lambda/mu overflowing a double). Source: Gross et al. 2008, sec. 2.7.
+ * Thread safety: pure.
  */
 int zvp_mminf(double arrival_rate_per_s, double service_rate_per_s, zvp_station_result *out,
               zvp_error *err);
@@ -413,7 +421,18 @@ typedef struct zvp_bounds_result {
  * ABA: Denning & Buzen 1978, QSP sec. 5.2; BJB: Zahorjan, Sevcik, Eager & Galler 1982,
  * QSP sec. 5.3 table 5.3:  N/(D + Z' + (N-1) D_max/(1 + Z'/(N D))) <= X <=
  * min(1/D_max, N/(D + Z' + (N-1) D_avg/(1 + Z'/D))), D_avg = D / (number of queue units).
- * @return ZVP_SUCCESS; ZVP_EINVAL as zvp_mva_exact (N >= 1 required; D > 0 required).
+ * @param[in]  stations    [n_stations] entries of kind QUEUE, DELAY or MULTI (LD is
+ *                         ZVP_EINVAL); demand_s finite, >= 0, s; replicas >= 1; reserved 0;
+ *                         MULTI servers in [1, ZVP_MAX_SERVERS]. May be NULL only when
+ *                         n_stations = 0 (which then fails: no queueing demand).
+ * @param[in]  n_stations  K.
+ * @param[in]  think_s     Z, finite, >= 0, s.
+ * @param[in]  customers   N, 1 <= N <= ZVP_MAX_CUSTOMERS.
+ * @param[out] out         not NULL; all fields above (demands in s, throughputs in 1/s,
+ *                         N* in customers); on error every double is NaN and bjb_valid 0.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL out; bad entry, named with its index; Z or N out
+ *         of range; no QUEUE/MULTI entry with demand_s > 0, i.e. D_max = 0).
+ * Thread safety: pure.
  */
 int zvp_mva_bounds(const zvp_station *stations, size_t n_stations, double think_s,
                    unsigned long customers, zvp_bounds_result *out, zvp_error *err);
@@ -422,8 +441,18 @@ int zvp_mva_bounds(const zvp_station *stations, size_t n_stations, double think_
 
 /**
  * zvp_usl_eval - X(N) = gamma N / (1 + alpha (N - 1) + beta N (N - 1)) (Gunther 2007).
- * @return ZVP_SUCCESS; ZVP_EINVAL unless N >= 0 finite, gamma >= 0, alpha >= 0, beta >= 0
- *         (all finite).
+ * Scalars only (one N per call).
+ * @param[in]  n           N: load (users, processes or CPUs; dimensionless, need not be
+ *                         an integer), finite, >= 0.
+ * @param[in]  gamma       throughput of one unit of load, X(1) = gamma, in the caller's
+ *                         throughput unit (e.g. 1/s), finite, >= 0.
+ * @param[in]  alpha       contention coefficient, dimensionless, finite, >= 0.
+ * @param[in]  beta        coherency coefficient, dimensionless, finite, >= 0.
+ * @param[out] throughput  X(N) in gamma's unit; not NULL; NaN on any other error.
+ * @return ZVP_SUCCESS; ZVP_EINVAL for a NULL throughput, an argument NaN, infinite or
+ *         negative, or a denominator 1 + alpha (N - 1) + beta N (N - 1) <= 0, which can
+ *         happen only for N < 1 (e.g. N = 0 with alpha >= 1, or N = 0.5 with beta >= 4 -
+ *         2 alpha), outside the law's domain. Thread safety: pure.
  */
 int zvp_usl_eval(double n, double gamma, double alpha, double beta, double *throughput,
                  zvp_error *err);

@@ -90,7 +90,8 @@ typedef struct zvp_sweep_options {
     const char *command;   /* command line recorded as the root attribute `command` (may be NULL) */
 } zvp_sweep_options;
 
-/** zvp_sweep_options_init - defaults: threads 0, block_points 65536, command NULL. */
+/** zvp_sweep_options_init - defaults: threads 0, reserved 0, block_points 65536, command
+ *  NULL. A NULL opt is a no-op. */
 void zvp_sweep_options_init(zvp_sweep_options *opt);
 
 /* Summary of a finished sweep. */
@@ -105,9 +106,15 @@ typedef struct zvp_sweep_summary {
 /**
  * zvp_sweep_run - evaluate mf's model over the grid of `axes` (other parameters fixed at
  * mf's values) and write the HDF5 file `path` (created or truncated; layout above).
- * Each point is evaluated with zvp_model_eval: ZVP_SUCCESS -> status 1, ZVP_EUNSTABLE ->
- * 2, ZVP_EINVAL (e.g. an axis value out of the parameter's range) -> 3, outputs NaN for
- * 2 and 3. Any other model status (ZVP_EMAXITER, ZVP_ENOMEM, ...) stops the sweep after
+ * Every axis value is checked against its parameter's [min, max] before anything is
+ * written: one value outside it makes the whole sweep ZVP_EINVAL (no file is created).
+ * Each point is then evaluated with zvp_model_eval: ZVP_SUCCESS -> status 1, ZVP_EUNSTABLE
+ * (no steady state, or a non-finite output) -> 2, ZVP_EINVAL -> 3, outputs NaN for 2 and 3.
+ * Status 3 is a value the model rejects at that point although it lies in the range: a
+ * non-whole value of an integer parameter (e.g. servers = 1.5), a combination the model
+ * refuses (e.g. fsio's cp_memory_gb >= real_memory_gb), or a fixed value written out of
+ * range through zvp_model_file_params (then every point). Any other model status
+ * (ZVP_EMAXITER, ZVP_ENOMEM, ...) stops the sweep after
  * the current block is written: that point and the rest keep status 0, and the status
  * is returned with a message naming the first such point (flat index and axis values).
  * @param[in]  mf       model and fixed parameters (and the model-file text recorded).

@@ -135,11 +135,27 @@ def test_multiclass_one_class_equals_single_class_and_approx_is_close():
     exact = z.mva(st, 1.0, 10)
     m = z.mva_multi(st, [[0.2, 0.1]], [1.0], [10])
     assert m.throughput_per_s[0] == pytest.approx(exact.throughput_per_s, rel=1e-12)
-    ap, info = z.mva_approx(st, 1.0, 10)
+    ap, info = z.mva_approx(st, 1.0, 10, tolerance=1e-13)
     assert info["converged"] == 1
-    # Schweitzer is an approximation: a few per cent off at N = 10 here (QSP sec. 7.4)
+    # Schweitzer is an approximation: a few per cent off at N = 10 here (QSP sec. 7.4);
+    # exact MVA gives X = 4.7762237067226225, Schweitzer's fixed point 4.501004016434916
+    assert exact.throughput_per_s == pytest.approx(4.7762237067226225, rel=1e-12)
     assert ap.throughput_per_s[0] == pytest.approx(exact.throughput_per_s, rel=0.08)
     assert ap.throughput_per_s[0] != exact.throughput_per_s
+    # independent Schweitzer (1979) fixed point: an arrival at queue k sees Q_k (N-1)/N
+    d, n, think = (0.2, 0.1), 10, 1.0
+    q = [n / 2.0, n / 2.0]
+    for _ in range(100000):
+        r = [dk * (1.0 + qk * (n - 1) / n) for dk, qk in zip(d, q)]
+        x = n / (think + sum(r))
+        qn = [x * rk for rk in r]
+        done = max(abs(a - b) for a, b in zip(qn, q)) < 1e-15
+        q = qn
+        if done:
+            break
+    assert done
+    assert x == pytest.approx(4.501004016434916, rel=1e-12)    # /usr/bin/python3, same loop
+    assert ap.throughput_per_s[0] == pytest.approx(x, rel=1e-9)
 
 
 def test_mva_ld_with_unit_rates_is_a_queue():
