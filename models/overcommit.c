@@ -2,18 +2,21 @@
  * models/overcommit.c - memory overcommitment of Linux guests on z/VM with VMRM-CMM
  * ballooning and CMMA page-state discard (MODELS.md 3, "Model C").
  *
- * Known limits of the calibration (calibration/fits/overcommit-zvm53.ini): it meets the
- * report's throughput ratios (MAPE 0.12 %), CPU (974 vs 963 %) and page space (5.004 vs
- * "less than 5 GB"), but NOT four text statements: VMRM-CMM page movement main->XSTOR
- * < 400/s and XSTOR->DASD < 200/s (model 2036 and 1368/s), CMMA's "more than 50 %"
- * movement decrease (model 2.5 %), and CMM+CMMA slightly below CMM alone in throughput and
- * above it in page space (model: equal). Two redesigns (hot/cold/unused page classes;
- * pfault theta < 1) did not help: with page space ~5 GB and 2 GB XSTOR, each guest has
- * 0.5 GB on DASD against 7.9 GB in the z/VM 5.3 run, so for any convex lifetime curve the
- * CMM run keeps >= 0.063 of the 5.3 run's DASD faults per unit of work, and the stated
- * throughput ratios then force XSTOR->DASD >= about 222/theta pages/s with a 5 ms DASD
- * read. Queueing on the paging DASD (a read time that grows with the paging load) is the
- * likely missing mechanism; the report gives no paging-volume count to calibrate it.
+ * Known limits of the calibration (calibration/fits/overcommit-zvm53.ini, six free
+ * parameters, seven cells): it meets the report's throughput ratios (MAPE 0.11 %), the CPU
+ * (963 %) and the page space (5.000 GB), and these text bounds (tests/test_overcommit.c):
+ * VMRM-CMM main->XSTOR < 400 pages/s (model 266) and XSTOR->DASD < 200 pages/s (178), CMMA
+ * "more than 50 %" less page movement than z/VM 5.3 (55 % main->XSTOR, 62 % XSTOR->DASD)
+ * with 8 % more throughput, CMMA > 2 x z/VM 5.2 (2.17). NOT met: VMRM-CMM page space
+ * strictly "less than 5 GB" (model 5.000, fitted to the combination's "around 5 GB");
+ * CMM+CMMA slightly below CMM alone in throughput and slightly above it in page space
+ * (model: equal, since a ballooned guest (8.6 GB) is smaller than its stable set W and has
+ * no page cache left to mark volatile); CMMA's "lowest z/VM overhead" (not represented).
+ * The XSTOR->DASD bound depends on the ASSUMED paging_volumes = 3 (4 volumes: 237 pages/s).
+ * The fitted guest_io_cpu_us (7.7 ms), guest_io_ms (13 ms) and discard_read_ms (45 ms) are
+ * effective per-miss values, not device times: they absorb all CPU and waiting proportional
+ * to the miss rate (database work per miss, queueing on the guests' own disks, which is not
+ * modelled), and lifetime_max_s (0.32 ms, +-37 %) is only weakly identified.
  *
  * Source of the measurements: reports/001_63a1ddd08fe16ee9.txt (z/VM 5.3 "Cooperative
  * Memory Management and Collaborative Memory Management Assist Results"), ten Linux guests,
@@ -35,7 +38,7 @@
  *  "Absolute Maximum In-Use Virtual Storage for z/VM 5.2"; segments assumed fully populated):
  *  R = min(R, 128 pgmbk_gb / n). XSTOR holds the next X_g = xstor_gb / n of each guest
  *  (R_x = min(m_g, R + X_g)); the rest of the footprint lives on DASD:
- *      dasd_page_space_gb = n (m_g - R_x).
+ *      dasd_page_space_gb = n (m_g - R_x)     (with CMMA: n max(0, min(m_g, W) - R_x), below).
  *
  *  Faults. Lifetime function with a steep knee (MODELS.md 3.2, Chamberlin-Fuller-Liu form
  *  generalised to exponent k, clamped):  L(m) = min(L_max, max(L_min, L_max / (1 + (W/m)^k))),
@@ -45,33 +48,53 @@
  *  The host's global LRU works on guest-real frames and approximates the guest's choice
  *  poorly (double paging; MODELS.md 3.1 pitfalls): x resident frames hold only as much of the
  *  guest's LRU order as r(x) = m_g (x / m_g)^(1/eta) frames would (eta = 1: the same choice
- *  as the guest; r(m_g) = m_g, r(0) = 0), so host page-ins of stable pages are
+ *  as the guest; r(m_g) = m_g, r(0) = 0), so host page-ins are
  *      F_main = f(r(R)) - f(m_g),  of which from DASD  F_dasd = f(r(R_x)) - f(m_g).
+ *  Page classes (MODELS.md 3.1, CMMA page states): the first W GB of the guest's LRU order are
+ *  the database's buffers and caches (stable: shared memory, must be paged); the rest of a
+ *  guest larger than W (m_g > W) is Linux page cache, assumed clean (read-mostly data files),
+ *  which the SLES10 SP1-era CMMA patches mark volatile. Host faults on page cache:
+ *      V_main = f(max(r(R), W)) - f(m_g),  V_dasd = f(max(r(R_x), W)) - f(m_g)  (0 if m_g <= W).
+ *  Without CMMA they are ordinary host page-ins. With CMMA (cmma = 1) the host discards such
+ *  pages instead of moving them to XSTOR/DASD; a later access is a discard fault and the guest
+ *  re-reads the page from its own disk (guest I/O, not host page movement):
+ *      discard faults D = V_main; host page-ins F_main - V_main, from DASD F_dasd - V_dasd;
+ *  each discard fault costs guest_io_cpu_us + cp_fault_us of CPU and blocks the virtual CPU
+ *  discard_read_ms. The discarded page cache holds no DASD slots (page space formula above).
  *  Without CMMA a guest that reallocates one of its free pages (a_u pages per CPU-second)
  *  touches a non-resident frame with probability (m_g - R) / m_g and the host pages its stale
- *  content back in (from XSTOR or DASD in proportion); with CMMA (cmma = 1) that page is
- *  "unused", discarded without a write and re-supplied as a fresh frame: no I/O, but every
+ *  content back in (from XSTOR or DASD in proportion); with CMMA that page is "unused",
+ *  discarded without a write and re-supplied as a fresh frame: no I/O, but every
  *  free/allocate is one ESSA state change (2 a_u per CPU-second, essa_us each).
  *
  *  Page movement (steady-state flow balance of the paging hierarchy main -> XSTOR -> DASD):
  *  every host page-in is matched by one page-out of main storage (to XSTOR), and every page
  *  read back from DASD was migrated XSTOR -> DASD earlier:
- *      main_to_xstor_per_s = X (F_main + F_u),  xstor_to_dasd_per_s = X (F_dasd + F_u,dasd).
+ *      main_to_xstor_per_s = X (F_main' + F_u),  xstor_to_dasd_per_s = X (F_dasd' + F_u,dasd)
+ *  (primes: after the CMMA discards).
+ *
+ *  Paging DASD (MODELS.md 2): paging_volumes volumes as one M/M/c station. At throughput X it
+ *  serves r = X (F_dasd' + F_u,dasd) one-page reads/s (dasd_read_ms each) and as many
+ *  migrated pages written in blocks of pages_per_write_io (dasd_write_ms per block); a page
+ *  read takes R_read = W_q(M/M/c, pooled mean service) + dasd_read_ms (zvp_mmc). Utilization
+ *  >= 1 at every positive throughput: ZVP_EUNSTABLE.
  *
  *  Throughput (MODELS.md 3.2, "time per unit of guest work = 1 + theta (F + G) D_f", in
  *  a closed network, MODELS.md 4.1). Customers: n x vcpus_per_guest virtual CPUs. Per unit
  *  of work (one CPU-second of guest work) each visits the real processors (a multi-server
  *  station, servers = processors) with demand
- *      D_cpu = 1 + cp_fault_us (F_main + F_u) + xstor_move_us (page moves) + guest_io_cpu_us G
- *              + essa_us 2 a_u cmma
- *  then blocks for theta (F_dasd + F_u,dasd) dasd_read_ms + G guest_io_ms (a delay station),
- *  then idles think_s (waiting for the database clients). Exact MVA gives X (units/s);
+ *      D_cpu = 1 + cp_fault_us (F_main' + F_u + D) + xstor_move_us (page moves)
+ *              + guest_io_cpu_us (G + D) + essa_us 2 a_u cmma
+ *  then blocks for theta (F_dasd' + F_u,dasd) R_read + G guest_io_ms + D discard_read_ms
+ *  (a delay station), then idles think_s (waiting for the database clients). Exact MVA gives
+ *  X_mva(R_read); R_read grows with X, so X solves X = X_mva(R_read(X)) (a decreasing map:
+ *  one root, bisection);
  *      cpu_util_pct = 100 X D_cpu,  throughput_rel = X / X_baseline,
  *  where the baseline is the same model (same parameters) without CMM and CMMA on z/VM 5.2
  *  with the same guests (baseline = 0), on z/VM 5.3 with the same guests (1), or on z/VM
  *  5.3 with baseline_guests guests (2: the report's five-guest baseline).
  *  overcommit_ratio = n m_g / real_memory_gb (the real-memory overcommitment of the
- *  report's withheld Table 1; CMMA's discarded unused pages are not subtracted).
+ *  report's withheld Table 1; CMMA's discarded pages are not subtracted).
  */
 #include <math.h>
 #include <stddef.h>
@@ -110,6 +133,10 @@ enum {
     P_GUEST_IO_CPU_US,
     P_ESSA_US,
     P_FAULT_BLOCKING,
+    P_PAGING_VOLUMES,
+    P_PAGES_PER_WRITE_IO,
+    P_DASD_WRITE_MS,
+    P_DISCARD_READ_MS,
     N_PARAMS
 };
 
@@ -152,7 +179,9 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"pgmbk_gb", "GB", "z/VM 5.2: storage below 2 GB available for PGMBKs", 0.001, 2, 0.5, 0, 0},
     {"vmrm_relief", "1", "share of the memory deficit VMRM-CMM removes by ballooning", 0, 1,
      0.9, 0, 0},
-    {"dasd_read_ms", "ms", "page read from paging DASD as seen by the faulting guest", 0, 1e4, 5, 0, 0},
+    {"dasd_read_ms", "ms",
+     "device service time of a one-page read I/O from paging DASD (without queueing)", 0, 1e4, 5,
+     0, 0},
     {"xstor_move_us", "us", "CPU time to move one page main <-> XSTOR (synchronous)", 0, 1e4, 10, 0, 0},
     {"cp_fault_us", "us", "CP CPU time per host page fault (fault, steal, page-out scheduling)", 0,
      1e5, 30, 0, 0},
@@ -161,6 +190,17 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"essa_us", "us", "CPU time per CMMA page-state change (ESSA)", 0, 1e4, 2, 0, 0},
     {"fault_blocking", "1", "theta: share of a host fault's delay that blocks the virtual CPU", 0,
      1, 1, 0, 0},
+    {"paging_volumes", "1",
+     "paging DASD volumes serving I/O concurrently, c of the M/M/c paging station (integer)", 1,
+     1000, 8, 1, 0},
+    {"pages_per_write_io", "pages", "pages migrated XSTOR -> DASD per block-write I/O", 1, 4096,
+     16, 0, 0},
+    {"dasd_write_ms", "ms", "device service time of one block-write I/O (pages_per_write_io pages)",
+     0, 1e4, 8, 0, 0},
+    {"discard_read_ms", "ms",
+     "CMMA discard fault: time the faulting virtual CPU waits while the guest re-reads the "
+     "discarded page-cache page from its own disk",
+     0, 1e4, 5, 0, 0},
 };
 
 enum {
@@ -175,6 +215,9 @@ enum {
     O_GUEST_IO,
     O_BALLOON,
     O_RESIDENT,
+    O_PAGING_UTIL,
+    O_DASD_READ_RESPONSE,
+    O_DISCARD_FAULTS,
     N_OUTPUTS
 };
 
@@ -193,6 +236,13 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
     {"guest_io_per_s", "1/s", "guest-level misses (guest disk reads), all guests", 0, INFINITY, 0, 0, 0},
     {"balloon_gb", "GB", "VMRM-CMM balloon per guest", 0, INFINITY, 0, 0, 0},
     {"resident_gb", "GB", "host-resident memory per guest", 0, INFINITY, 0, 0, 0},
+    {"paging_util_pct", "%", "utilization of the paging DASD volumes (M/M/c station)", 0, 100, 0,
+     0, 0},
+    {"dasd_read_response_ms", "ms", "DASD page read time seen by a fault: M/M/c wait + service",
+     0, INFINITY, 0, 0, 0},
+    {"discard_faults_per_s", "1/s",
+     "CMMA discard faults (re-reads of discarded volatile page-cache pages by the guests)", 0,
+     INFINITY, 0, 0, 0},
 };
 
 /* Faults per CPU-second with m GB resident (clamped lifetime function). */
@@ -214,17 +264,130 @@ typedef struct oc_config {
 typedef struct oc_state {
     double x_per_s, cpu_util_pct, dasd_gb, main_xstor, xstor_dasd, footprint_gb;
     double host_faults_per_s, guest_io_per_s, balloon_gb, resident_gb;
+    double paging_util, dasd_read_s, discard_faults_per_s;
 } oc_state;
+
+/* Per-unit-of-work quantities of one configuration that do not depend on the throughput. */
+typedef struct oc_demands {
+    double d_cpu_s;         /* CPU demand per CPU-second of guest work, s */
+    double delay_fixed_s;   /* blocking time per unit of work other than DASD page reads, s */
+    double dasd_reads;      /* page reads from DASD per unit of work (= migrations XSTOR -> DASD) */
+    double blocking;        /* theta */
+    double s_read_s;        /* device time of a one-page read I/O, s */
+    double s_write_s;       /* device time of a block-write I/O, s */
+    double pages_per_write; /* b_w */
+    unsigned long volumes;  /* c */
+    unsigned long vcpus;    /* customers of the closed network */
+    int32_t processors;
+    double think_s;
+} oc_demands;
+
+/* Paging DASD as an M/M/c station (MODELS.md 2) at throughput x (units of work per second):
+ * page reads lambda_r = x r (one page per I/O, service S_r), migrations lambda_w = x r written
+ * in blocks of b_w pages (service S_w); offered load a = lambda_r S_r + lambda_w S_w / b_w,
+ * pooled M/M/c with the mean service of the I/O mix; a page read takes Wq + S_r. Returns
+ * ZVP_EUNSTABLE when a >= c (the devices saturate). */
+static int oc_paging(const oc_demands *d, double x, double *util, double *read_s, zvp_error *err)
+{
+    const double lr = x * d->dasd_reads, io = lr + lr / d->pages_per_write;
+    const double a = lr * d->s_read_s + lr * d->s_write_s / d->pages_per_write;
+    zvp_station_result q;
+    int st;
+    *util = a / (double)d->volumes;
+    *read_s = d->s_read_s;
+    if (io <= 0.0 || a <= 0.0)
+        return ZVP_SUCCESS;
+    if (a >= (double)d->volumes)
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "overcommit: paging DASD utilization %.6g >= 1 (%.6g page reads/s and as "
+                        "many migrations on paging_volumes = %lu): saturated",
+                        *util, lr, d->volumes);
+    st = zvp_mmc(io, io / a, d->volumes, &q, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    *read_s = q.wait_s + d->s_read_s;
+    return ZVP_SUCCESS;
+}
+
+/* Throughput of the closed network (exact MVA: vcpus customers, processors as a multi-server
+ * station with demand d_cpu, a delay station with the blocking time, think time) when a DASD
+ * page read takes read_s. */
+static int oc_mva(const oc_demands *d, double read_s, double *x, zvp_error *err)
+{
+    zvp_station st[2];
+    double rs[2], q[2], u[2];
+    zvp_mva_result res = {0, 0, rs, q, u};
+    int status;
+    st[0] = (zvp_station){ZVP_STATION_MULTI, d->processors, 1, 0, d->d_cpu_s};
+    st[1] = (zvp_station){ZVP_STATION_DELAY, 1, 1, 0,
+                          d->delay_fixed_s + d->blocking * d->dasd_reads * read_s};
+    status = zvp_mva_exact(st, 2, d->think_s, d->vcpus, &res, NULL, err);
+    if (status != ZVP_SUCCESS)
+        return status;
+    *x = res.throughput_per_s;
+    return ZVP_SUCCESS;
+}
+
+/* Consistent throughput: the DASD read time depends on the paging load x r, the throughput
+ * x on the read time. g(x) = X_mva(R_read(x)) - x is strictly decreasing (R_read grows with x,
+ * X_mva falls with the delay), positive at x = 0 and -x at the saturation throughput
+ * x_sat = c / (r (S_r + S_w / b_w)), so it has one root in (0, min(X_mva(S_r), x_sat)),
+ * found by bisection to relative 1e-13. */
+static int oc_fixed_point(const oc_demands *d, double *x_out, double *util, double *read_s,
+                          zvp_error *err)
+{
+    double lo = 0.0, hi, x_sat, xm;
+    int st;
+    if ((st = oc_mva(d, d->s_read_s, &hi, err)) != ZVP_SUCCESS)
+        return st;
+    x_sat = d->dasd_reads > 0.0 ? (double)d->volumes /
+                                      (d->dasd_reads * (d->s_read_s + d->s_write_s / d->pages_per_write))
+                                : INFINITY;
+    if (hi >= x_sat) {
+        hi = x_sat;
+        for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+            double mid = 0.5 * (lo + hi), u, r;
+            if (oc_paging(d, mid, &u, &r, NULL) != ZVP_SUCCESS) {
+                hi = mid;
+                continue;
+            }
+            if ((st = oc_mva(d, r, &xm, err)) != ZVP_SUCCESS)
+                return st;
+            if (xm > mid)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        *x_out = lo;
+        if (!(lo > 0.0))
+            return zvp_fail(err, ZVP_EUNSTABLE,
+                            "overcommit: paging DASD saturated at any positive throughput");
+    } else {
+        /* the devices never queue beyond what X_mva(S_r) allows: still solve, same map */
+        for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+            double mid = 0.5 * (lo + hi), u, r;
+            if ((st = oc_paging(d, mid, &u, &r, err)) != ZVP_SUCCESS)
+                return st;
+            if ((st = oc_mva(d, r, &xm, err)) != ZVP_SUCCESS)
+                return st;
+            if (xm > mid)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        *x_out = 0.5 * (lo + hi);
+    }
+    return oc_paging(d, *x_out, util, read_s, err);
+}
 
 static int oc_solve(const double *p, const oc_config *c, oc_state *s, zvp_error *err)
 {
     const double n = c->guests, v = p[P_GUEST_VIRTUAL_GB], eta = p[P_HOST_LRU_EFF];
+    const double wset = p[P_WORKING_SET_GB];
     const double dpa = p[P_REAL_MEMORY_GB] - p[P_CP_MEMORY_GB];
     double balloon = 0.0, mg, r, rx, xg, fmg, f_main, f_dasd, f_xstor, au, fu, fu_x, fu_d, g;
-    double moves, d_cpu, d_delay, vcpus;
-    zvp_station st[2];
-    double rs[2], q[2], u[2];
-    zvp_mva_result res = {0, 0, rs, q, u};
+    double moves, pos_main, pos_dasd, vol_main = 0.0, vol_dasd = 0.0, disc = 0.0;
+    oc_demands d;
     int status;
 
     if (dpa <= 0.0)
@@ -242,36 +405,57 @@ static int oc_solve(const double *p, const oc_config *c, oc_state *s, zvp_error 
 
     /* host page-ins of stable pages (host LRU inefficiency eta), per CPU-second */
     fmg = fault_rate(p, mg);
-    f_main = fmax(0.0, fault_rate(p, mg * pow(r / mg, 1.0 / eta)) - fmg);
-    f_dasd = fmax(0.0, fault_rate(p, mg * pow(rx / mg, 1.0 / eta)) - fmg);
+    pos_main = mg * pow(r / mg, 1.0 / eta);
+    pos_dasd = mg * pow(rx / mg, 1.0 / eta);
+    f_main = fmax(0.0, fault_rate(p, pos_main) - fmg);
+    f_dasd = fmax(0.0, fault_rate(p, pos_dasd) - fmg);
     f_dasd = fmin(f_dasd, f_main);
+    /* the part of them that hits the guest's page cache (LRU positions beyond W): clean,
+     * hence volatile under CMMA; discarded by the host instead of paged, re-read by the guest */
+    if (mg > wset) {
+        vol_main = fmax(0.0, fault_rate(p, fmax(pos_main, wset)) - fmg);
+        vol_dasd = fmin(vol_main, fmax(0.0, fault_rate(p, fmax(pos_dasd, wset)) - fmg));
+    }
+    if (c->cmma) {
+        disc = vol_main;
+        f_main -= vol_main;
+        f_dasd = fmin(f_main, fmax(0.0, f_dasd - vol_dasd));
+    }
     f_xstor = f_main - f_dasd;
-    /* reallocated free pages found non-resident (no CMMA) */
+    /* reallocated free pages found non-resident (no CMMA); recently freed, so still in XSTOR
+     * when there is XSTOR (served from DASD only without XSTOR) */
     au = p[P_UNUSED_REALLOC];
     fu = c->cmma ? 0.0 : au * (mg - r) / mg;
-    fu_x = c->cmma ? 0.0 : au * (rx - r) / mg;
+    fu_x = c->cmma ? 0.0 : au * (rx - r) / mg; /* PROP */
     fu_d = fu - fu_x;
     g = fmg;
 
     /* page moves through main storage per CPU-second: page-outs, XSTOR page-ins, migrations */
     moves = p[P_XSTOR_GB] > 0.0 ? (f_main + fu) + (f_xstor + fu_x) + (f_dasd + fu_d) : 0.0;
-    d_cpu = 1.0 + 1e-6 * (p[P_CP_FAULT_US] * (f_main + fu) + p[P_XSTOR_MOVE_US] * moves +
-                          p[P_GUEST_IO_CPU_US] * g + (c->cmma ? p[P_ESSA_US] * 2.0 * au : 0.0));
-    d_delay = 1e-3 * (p[P_FAULT_BLOCKING] * (f_dasd + fu_d) * p[P_DASD_READ_MS] +
-                      g * p[P_GUEST_IO_MS]);
+    d.d_cpu_s = 1.0 + 1e-6 * (p[P_CP_FAULT_US] * (f_main + fu + disc) + p[P_XSTOR_MOVE_US] * moves +
+                              p[P_GUEST_IO_CPU_US] * (g + disc) +
+                              (c->cmma ? p[P_ESSA_US] * 2.0 * au : 0.0));
+    d.delay_fixed_s = 1e-3 * (g * p[P_GUEST_IO_MS] + disc * p[P_DISCARD_READ_MS]);
+    d.dasd_reads = f_dasd + fu_d;
+    d.blocking = p[P_FAULT_BLOCKING];
+    d.s_read_s = 1e-3 * p[P_DASD_READ_MS];
+    d.s_write_s = 1e-3 * p[P_DASD_WRITE_MS];
+    d.pages_per_write = p[P_PAGES_PER_WRITE_IO];
+    d.volumes = (unsigned long)p[P_PAGING_VOLUMES];
+    d.vcpus = (unsigned long)(n * p[P_VCPUS]);
+    d.processors = (int32_t)p[P_PROCESSORS];
+    d.think_s = p[P_THINK_S];
 
-    vcpus = n * p[P_VCPUS];
-    st[0] = (zvp_station){ZVP_STATION_MULTI, (int32_t)p[P_PROCESSORS], 1, 0, d_cpu};
-    st[1] = (zvp_station){ZVP_STATION_DELAY, 1, 1, 0, d_delay};
-    status = zvp_mva_exact(st, 2, p[P_THINK_S], (unsigned long)vcpus, &res, NULL, err);
+    status = oc_fixed_point(&d, &s->x_per_s, &s->paging_util, &s->dasd_read_s, err);
     if (status != ZVP_SUCCESS)
         return status;
-    if (!isfinite(res.throughput_per_s) || res.throughput_per_s <= 0.0)
+    if (!isfinite(s->x_per_s) || s->x_per_s <= 0.0)
         return zvp_fail(err, ZVP_EUNSTABLE, "overcommit: no positive steady-state throughput");
 
-    s->x_per_s = res.throughput_per_s;
-    s->cpu_util_pct = 100.0 * s->x_per_s * d_cpu;
-    s->dasd_gb = n * (mg - rx);
+    s->cpu_util_pct = 100.0 * s->x_per_s * d.d_cpu_s;
+    /* with CMMA the discarded page cache holds no DASD slots: only the stable pages beyond R_x */
+    s->dasd_gb = c->cmma ? n * fmax(0.0, fmin(mg, wset) - rx) : n * (mg - rx);
+    s->discard_faults_per_s = s->x_per_s * disc;
     s->main_xstor = p[P_XSTOR_GB] > 0.0 ? s->x_per_s * (f_main + fu) : 0.0;
     s->xstor_dasd = p[P_XSTOR_GB] > 0.0 ? s->x_per_s * (f_dasd + fu_d) : 0.0;
     s->footprint_gb = n * mg;
@@ -294,8 +478,9 @@ static int check_int(const double *p, int i, zvp_error *err)
 
 static int overcommit_eval(const double *p, double *out, zvp_error *err)
 {
-    static const int ints[] = {P_GUESTS, P_CMM,        P_CMMA,       P_PGMBK_BELOW_2G,
-                               P_BASELINE, P_BASELINE_GUESTS, P_PROCESSORS, P_VCPUS};
+    static const int ints[] = {P_GUESTS,          P_CMM,        P_CMMA,  P_PGMBK_BELOW_2G,
+                               P_BASELINE,        P_BASELINE_GUESTS, P_PROCESSORS, P_VCPUS,
+                               P_PAGING_VOLUMES};
     oc_config cfg, base;
     oc_state s, sb;
     int st;
@@ -326,16 +511,20 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_GUEST_IO] = s.guest_io_per_s;
     out[O_BALLOON] = s.balloon_gb;
     out[O_RESIDENT] = s.resident_gb;
+    out[O_PAGING_UTIL] = 100.0 * s.paging_util;
+    out[O_DASD_READ_RESPONSE] = 1e3 * s.dasd_read_s;
+    out[O_DISCARD_FAULTS] = s.discard_faults_per_s;
     return ZVP_SUCCESS;
 }
 
 const zvp_model zvp_model_overcommit = {
     "overcommit",
     "Memory overcommitment of identical Linux guests on z/VM: VMRM-CMM ballooning shrinks the "
-    "guests' footprint, CMMA lets the host discard unused pages; host faults from a clamped "
+    "guests' footprint, CMMA lets the host discard unused pages and volatile (clean page-cache) "
+    "pages, whose later access is a guest re-read (discard fault); host faults from a clamped "
     "steep-knee lifetime function with a host-LRU inefficiency, paging hierarchy main -> XSTOR "
-    "-> DASD by flow balance, z/VM 5.2 PGMBK-below-2-GB limit, throughput from exact MVA of "
-    "virtual CPUs on the real processors with fault delays, relative to a baseline run.",
+    "-> DASD by flow balance, paging DASD as an M/M/c station, z/VM 5.2 PGMBK-below-2-GB "
+    "limit, throughput from exact MVA of virtual CPUs on the real processors with fault delays, relative to a baseline run.",
     "reports/001_63a1ddd08fe16ee9.txt (text numbers); MODELS.md 3; IBM 'z/VM Large Memory - "
     "Linux on System z' (2007) set-up",
     N_PARAMS, overcommit_params,
