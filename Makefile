@@ -33,8 +33,9 @@ WARN        := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-p
 OPT         ?= -O2 -g
 ALL_CFLAGS  := -fPIC -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $(WARN) $(OPT) $(DEPS_CFLAGS) $(CFLAGS)
 ALL_LDLIBS  := -fopenmp $(DEPS_LIBS) -lm $(LDLIBS)
-RPATH       := -Wl,-rpath,$(HDF5_LIBDIR)
+RPATH       := $(if $(HDF5_LIBDIR),-Wl$(comma)-rpath$(comma)$(HDF5_LIBDIR))
 
+comma       := ,
 B           := build
 LIB_SRC     := $(wildcard src/*.c) $(wildcard src/queue/*.c) $(wildcard models/*.c)
 CLI_SRC     := $(wildcard src/cli/*.c)
@@ -145,7 +146,8 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libzvmperf.so
 	install -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(VERSION)|' zvmperf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
 	@if [ -d python-bindings/zvmperf ]; then $(MAKE) --no-print-directory install-python; fi
 

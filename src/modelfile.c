@@ -1,5 +1,6 @@
 /* src/modelfile.c - model files (INI, parsed with libinih): a registered model plus a
  * parameter vector, standard errors and provenance. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +202,7 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
     }
     rc = ini_parse(path, collect, &c);
     if (rc == -1) {
-        st = zvp_fail(err, ZVP_EIO, "cannot open model file '%s'", path);
+        st = zvp_fail(err, ZVP_EIO, "cannot open model file '%s': %s", path, strerror(errno));
         goto done;
     }
     if (c.nomem || rc == -2) {
@@ -228,7 +229,9 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
         goto done;
     }
     if (!(m = zvp_model_find(model_name, err))) {
-        st = ZVP_ENOTFOUND;
+        char msg[ZVP_ERRMSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
+        st = zvp_fail(err, ZVP_ENOTFOUND, "%s: [model] name: %.400s", path, msg);
         goto done;
     }
     if (!(mf = zvp_model_file_new(m))) {

@@ -42,6 +42,16 @@ expect 2 "cpus is given twice" -- "$ZVP" eval sweetspot cpus=8 cpus=16
 mkdir -p "$T/dir.ini"
 expect 1 "directory" -- "$ZVP" eval "$T/dir.ini"
 expect 2 "neither a model file nor a registered model" -- "$ZVP" eval sweetspt
+# --json on bad input is still one object; hex, repeated and unknown options refused
+out=$("$ZVP" eval mmc servers=2.5 --json 2>/dev/null); rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="error" and "servers = 2.5" in d["message"]'; then ok; else bad "eval --json on bad input: $out"; fi
+expect 2 "is not a number" -- "$ZVP" eval mmc arrival_rate_per_s=0x10
+expect 2 "given twice" -- "$ZVP" eval mmc --json --json
+expect 2 "unknown option '--bogus'" -- "$ZVP" eval mmc --bogus
+expect 2 "unknown or repeated argument '--bogus'" -- "$ZVP" models --bogus
+expect 2 "takes no argument" -- "$ZVP" version extra
+expect 2 "option -o is given twice" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$T/a.h5" -o "$T/b.h5"
+expect 2 "no point of the sweep is valid" -- "$ZVP" sweep mmc --axis servers=1.5,2.5 -o "$T/s.h5"
 # no steady state: M/M/1 with lambda = mu
 expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
 # JSON: one object, outputs with value and unit, status ok

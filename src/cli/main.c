@@ -44,6 +44,17 @@ static int report(const zvp_error *err)
     return exit_code(err->status);
 }
 
+static void json_str(FILE *fp, const char *s);
+
+/* --json: bad input is one object too: {"status": "error", "message": ...}, exit as report(). */
+static int json_error(const zvp_error *err)
+{
+    fputs("{\"outputs\": {}, \"status\": \"error\", \"message\": ", stdout);
+    json_str(stdout, err->message[0] ? err->message : zvp_strerror(err->status));
+    fputs("}\n", stdout);
+    return report(err);
+}
+
 static int usage(FILE *fp)
 {
     fprintf(fp,
@@ -151,7 +162,7 @@ static int apply_override(zvp_model_file *mf, const char *arg, zvp_error *err)
     memcpy(name, arg, (size_t)(eq - arg));
     name[eq - arg] = '\0';
     v = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end != '\0') {
+    if (end == eq + 1 || *end != '\0' || strpbrk(eq + 1, "xXpP")) { /* decimal numbers only */
         snprintf(err->message, sizeof err->message, "parameter %s: value '%s' is not a number",
                  name, eq + 1);
         return err->status = ZVP_EPARSE;
@@ -189,8 +200,10 @@ static int cmd_models(int argc, char **argv)
             json = 1;
         else if (!only && argv[i][0] != '-')
             only = argv[i];
-        else
+        else {
+            fprintf(stderr, "zvmperf: error: models: unknown or repeated argument '%s'\n", argv[i]);
             return usage(stderr);
+        }
     }
     if (only && !zvp_model_find(only, &err))
         return report(&err);
@@ -246,14 +259,27 @@ static int cmd_eval(int argc, char **argv)
     if (!src)
         return usage(stderr);
     if ((st = open_model(src, &mf, &err)) != ZVP_SUCCESS)
-        return report(&err);
-    for (int i = 0; i < argc; i++)
-        if (argv[i] != src && strcmp(argv[i], "--json") != 0 &&
-            ((st = check_repeated(argv, i, &err)) != ZVP_SUCCESS ||
-             (st = apply_override(mf, argv[i], &err)) != ZVP_SUCCESS)) {
-            zvp_model_file_free(mf);
-            return report(&err);
+        return json ? json_error(&err) : report(&err);
+    for (int i = 0, seen_json = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0 && seen_json++) {
+            snprintf(err.message, sizeof err.message, "option --json is given twice");
+            err.status = ZVP_EPARSE;
+            st = ZVP_EPARSE;
+        } else if (argv[i] != src && strcmp(argv[i], "--json") != 0 &&
+                   (argv[i][0] == '-' && !strchr(argv[i], '='))) {
+            snprintf(err.message, sizeof err.message,
+                     "unknown option '%s' (eval takes MODELFILE|MODEL, NAME=VALUE and --json)",
+                     argv[i]);
+            err.status = st = ZVP_EPARSE;
+        } else if (argv[i] != src && strcmp(argv[i], "--json") != 0 &&
+                   ((st = check_repeated(argv, i, &err)) != ZVP_SUCCESS ||
+                    (st = apply_override(mf, argv[i], &err)) != ZVP_SUCCESS)) {
         }
+        if (st != ZVP_SUCCESS) {
+            zvp_model_file_free(mf);
+            return json ? json_error(&err) : report(&err);
+        }
+    }
     const zvp_model *m = zvp_model_file_model(mf);
     double *out = malloc(m->n_outputs * sizeof *out);
     if (!out) {
@@ -348,6 +374,11 @@ static int cmd_sweep(int argc, char **argv, const char *cmdline)
                 n_axes++;
             }
         } else if (strcmp(a, "-o") == 0) {
+            if (outpath) {
+                fprintf(stderr, "zvmperf: error: option -o is given twice ('%s' and '%s')\n",
+                        outpath, argv[i + 1]);
+                rc = EXIT_BADINPUT;
+            }
             outpath = argv[++i];
         } else if (strcmp(a, "--threads") == 0) {
             if (parse_count("--threads", argv[++i], 0, 4096, &v))
@@ -406,8 +437,11 @@ static int cmd_sweep(int argc, char **argv, const char *cmdline)
                         "/status); check the axis values against 'zvmperf models %s'\n",
                         (unsigned long long)sum.invalid, (unsigned long long)sum.points,
                         zvp_model_file_model(mf)->name);
-            if (sum.invalid == sum.points)
+            if (sum.invalid == sum.points) {
+                fprintf(stderr, "zvmperf: error: no point of the sweep is valid input; evaluate one "
+                        "point with 'zvmperf eval' to see the model's message\n");
                 rc = EXIT_BADINPUT;
+            }
         }
     }
     for (size_t k = 0; k < n_axes; k++) {
@@ -547,6 +581,10 @@ int main(int argc, char **argv)
         return zvp_cli_solve(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 2, argv + 2);
+    if (strcmp(cmd, "version") == 0 && argc > 2) {
+        fprintf(stderr, "zvmperf: error: version takes no argument ('%s')\n", argv[2]);
+        return EXIT_BADINPUT;
+    }
     if (strcmp(cmd, "version") == 0) {
         printf("zvmperf %s\n", zvp_version());
         return 0;
