@@ -3,6 +3,7 @@
 #define ZVMPERF_INTERNAL_H
 
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include "zvmperf/zvmperf.h"
 
@@ -24,5 +25,23 @@ char *zvp_strdup(const char *s);
 
 /* Parse a whole string as a finite double; 0 on success, -1 otherwise. */
 int zvp_parse_double(const char *s, double *out);
+
+/* Neumaier-compensated running sum (Neumaier 1974): add terms with zvp_ksum_add, read the
+ * sum with zvp_ksum_value; start from {0, 0}. */
+typedef struct zvp_ksum {
+    double s, c;
+} zvp_ksum;
+
+static inline void zvp_ksum_add(zvp_ksum *k, double x)
+{
+    double t = k->s + x;
+    if (fabs(k->s) >= fabs(x))
+        k->c += (k->s - t) + x;
+    else
+        k->c += (x - t) + k->s;
+    k->s = t;
+}
+
+static inline double zvp_ksum_value(const zvp_ksum *k) { return k->s + k->c; }
 
 #endif

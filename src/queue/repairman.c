@@ -18,23 +18,6 @@
 /* Terms with log weight below this (relative to the mode) are dropped. */
 #define LOG_WEIGHT_FLOOR (-750.0)
 
-/* Neumaier-compensated running sum. */
-typedef struct {
-    double s, c;
-} ksum;
-
-static void ksum_add(ksum *k, double x)
-{
-    double t = k->s + x;
-    if (fabs(k->s) >= fabs(x))
-        k->c += (k->s - t) + x;
-    else
-        k->c += (x - t) + k->s;
-    k->s = t;
-}
-
-static double ksum_value(const ksum *k) { return k->s + k->c; }
-
 /* Moments of the chain with n sources (n >= 1), c servers, log(S/Z) = lsz (finite). */
 typedef struct {
     double mean_in_system; /* E[k] */
@@ -72,7 +55,7 @@ static void chain_solve(unsigned long n, unsigned long c, double lsz, double z_o
     while (mode > 0 && log_ratio(n, c, lsz, mode) < 0.0)
         mode--;
 
-    ksum s0 = {0, 0}, s1 = {0, 0}, sb = {0, 0}, sq = {0, 0}, sp = {0, 0};
+    zvp_ksum s0 = {0, 0}, s1 = {0, 0}, sb = {0, 0}, sq = {0, 0}, sp = {0, 0};
     /* upward from the mode (inclusive) */
     double l = 0.0;
     for (unsigned long k = mode;; k++) {
@@ -81,12 +64,12 @@ static void chain_solve(unsigned long n, unsigned long c, double lsz, double z_o
         if (l < LOG_WEIGHT_FLOOR)
             break;
         double w = exp(l);
-        ksum_add(&s0, w);
-        ksum_add(&s1, (double)k * w);
-        ksum_add(&sb, (double)(k < c ? k : c) * w);
+        zvp_ksum_add(&s0, w);
+        zvp_ksum_add(&s1, (double)k * w);
+        zvp_ksum_add(&sb, (double)(k < c ? k : c) * w);
         if (k >= c) {
-            ksum_add(&sq, (double)(k - c) * w);
-            ksum_add(&sp, w);
+            zvp_ksum_add(&sq, (double)(k - c) * w);
+            zvp_ksum_add(&sp, w);
         }
         if (k == n)
             break;
@@ -99,19 +82,19 @@ static void chain_solve(unsigned long n, unsigned long c, double lsz, double z_o
             break;
         unsigned long j = k - 1;
         double w = exp(l);
-        ksum_add(&s0, w);
-        ksum_add(&s1, (double)j * w);
-        ksum_add(&sb, (double)(j < c ? j : c) * w);
+        zvp_ksum_add(&s0, w);
+        zvp_ksum_add(&s1, (double)j * w);
+        zvp_ksum_add(&sb, (double)(j < c ? j : c) * w);
         if (j >= c) {
-            ksum_add(&sq, (double)(j - c) * w);
-            ksum_add(&sp, w);
+            zvp_ksum_add(&sq, (double)(j - c) * w);
+            zvp_ksum_add(&sp, w);
         }
     }
-    double norm = ksum_value(&s0); /* >= 1 (the mode's own weight) */
-    m->mean_in_system = ksum_value(&s1) / norm;
-    m->busy_servers = ksum_value(&sb) / norm;
-    m->mean_in_queue = ksum_value(&sq) / norm;
-    m->p_all_busy = ksum_value(&sp) / norm;
+    double norm = zvp_ksum_value(&s0); /* >= 1 (the mode's own weight) */
+    m->mean_in_system = zvp_ksum_value(&s1) / norm;
+    m->busy_servers = zvp_ksum_value(&sb) / norm;
+    m->mean_in_queue = zvp_ksum_value(&sq) / norm;
+    m->p_all_busy = zvp_ksum_value(&sp) / norm;
 }
 
 int zvp_repairman(unsigned long sources, double think_s, double service_s, unsigned long servers,

@@ -14,22 +14,6 @@
 
 #define WEIGHT_FLOOR 1e-300
 
-typedef struct {
-    double s, c;
-} ksum;
-
-static void ksum_add(ksum *k, double x)
-{
-    double t = k->s + x;
-    if (fabs(k->s) >= fabs(x))
-        k->c += (k->s - t) + x;
-    else
-        k->c += (x - t) + k->s;
-    k->s = t;
-}
-
-static double ksum_value(const ksum *k) { return k->s + k->c; }
-
 static void station_nan(zvp_station_result *out)
 {
     out->throughput_per_s = out->utilization = out->busy_servers = NAN;
@@ -92,7 +76,7 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
     while (mode > 0 && ratio(a, c, mode) < 1.0)
         mode--;
 
-    ksum s0 = {0, 0}, s1 = {0, 0}, sb = {0, 0}, sq = {0, 0}, sw = {0, 0};
+    zvp_ksum s0 = {0, 0}, s1 = {0, 0}, sb = {0, 0}, sq = {0, 0}, sw = {0, 0};
     double pk_weight = 0.0; /* weight of state K */
     double w = 1.0;
     for (unsigned long k = mode;; k++) {
@@ -100,13 +84,13 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
             w *= ratio(a, c, k);
         if (w < WEIGHT_FLOOR)
             break;
-        ksum_add(&s0, w);
-        ksum_add(&s1, (double)k * w);
-        ksum_add(&sb, (double)(k < c ? k : c) * w);
+        zvp_ksum_add(&s0, w);
+        zvp_ksum_add(&s1, (double)k * w);
+        zvp_ksum_add(&sb, (double)(k < c ? k : c) * w);
         if (k > c)
-            ksum_add(&sq, (double)(k - c) * w);
+            zvp_ksum_add(&sq, (double)(k - c) * w);
         if (k >= c && k < K)
-            ksum_add(&sw, w);
+            zvp_ksum_add(&sw, w);
         if (k == K) {
             pk_weight = w;
             break;
@@ -118,19 +102,19 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
         if (w < WEIGHT_FLOOR)
             break;
         unsigned long j = k - 1;
-        ksum_add(&s0, w);
-        ksum_add(&s1, (double)j * w);
-        ksum_add(&sb, (double)(j < c ? j : c) * w);
+        zvp_ksum_add(&s0, w);
+        zvp_ksum_add(&s1, (double)j * w);
+        zvp_ksum_add(&sb, (double)(j < c ? j : c) * w);
         if (j > c)
-            ksum_add(&sq, (double)(j - c) * w);
+            zvp_ksum_add(&sq, (double)(j - c) * w);
         if (j >= c && j < K)
-            ksum_add(&sw, w);
+            zvp_ksum_add(&sw, w);
     }
-    const double norm = ksum_value(&s0);
+    const double norm = zvp_ksum_value(&s0);
     const double pk = pk_weight / norm;
-    const double busy = ksum_value(&sb) / norm;
-    const double l = ksum_value(&s1) / norm;
-    const double lq = ksum_value(&sq) / norm;
+    const double busy = zvp_ksum_value(&sb) / norm;
+    const double l = zvp_ksum_value(&s1) / norm;
+    const double lq = zvp_ksum_value(&sq) / norm;
     /* X = lambda (1 - p_K) = busy mu; take the better-conditioned side. */
     const double x = pk < 0.5 ? lambda * (1.0 - pk) : busy * mu;
     out->throughput_per_s = x;
@@ -140,7 +124,7 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
     out->mean_in_queue = lq;
     out->response_s = l / x;
     out->wait_s = lq / x;
-    out->pwait = (1.0 - pk) > 0.0 ? fmin(1.0, ksum_value(&sw) / norm / (1.0 - pk)) : 1.0;
+    out->pwait = (1.0 - pk) > 0.0 ? fmin(1.0, zvp_ksum_value(&sw) / norm / (1.0 - pk)) : 1.0;
     if (pblock)
         *pblock = pk;
     return ZVP_SUCCESS;
