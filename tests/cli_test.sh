@@ -5,18 +5,8 @@ ZVP=${1:-build/zvmperf}
 PY=${PYTHON:-/usr/bin/python3}
 T=tests/tmp/cli
 mkdir -p "$T"
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect STATUS PATTERN -- command...: exit status and a pattern in stdout+stderr
-expect() {
-  want=$1; pat=$2; shift 3
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, expected $want: $out"; return; fi
-  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then
-    bad "$* -> output lacks '$pat': $out"; return; fi
-  ok
-}
+# pass/fail counters, ok, bad, expect
+. "$(dirname "$0")/lib.sh"
 
 expect 0 "zvmperf" -- "$ZVP" version
 expect 0 "sweetspot" -- "$ZVP" models

@@ -103,6 +103,15 @@ size_t zvp_test_row_where_text(const zvp_table *t, long col, const char *text)
     return r;
 }
 
+void zvp_test_eval_ok(const zvp_model *m, const double *p, double *out, const char *label)
+{
+    zvp_error err = {0};
+    int st = zvp_model_eval(m, p, out, &err);
+    if (st != ZVP_SUCCESS)
+        fprintf(stderr, "\n  %s eval: %s", label, err.message);
+    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+}
+
 void zvp_test_expect_eval_error(const zvp_model *m, const double *p, double *out, int status, ...)
 {
     zvp_error err = {0};

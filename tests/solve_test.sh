@@ -3,18 +3,8 @@
 # messages naming the option / station, and JSON figures against closed forms.
 # Usage: sh tests/solve_test.sh build/zvmperf
 ZVP=${1:-build/zvmperf}
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect STATUS PATTERN -- command...: exit status and a pattern in stdout+stderr
-expect() {
-  want=$1; pat=$2; shift 3
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, expected $want: $out"; return; fi
-  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then
-    bad "$* -> output lacks '$pat': $out"; return; fi
-  ok
-}
+# pass/fail counters, ok, bad, expect
+. "$(dirname "$0")/lib.sh"
 # field JSON KEY: the first number after "KEY":
 field() { printf '%s' "$1" | grep -o "\"$2\": [-0-9.eE+]*" | head -n 1 | sed 's/.*: //'; }
 # close NAME ACTUAL EXPECTED RELTOL

@@ -10,54 +10,19 @@
 #define DATA "../calibration/data/"
 #define PARAMS "../calibration/params/"
 
-static const zvp_model *fs_model(void)
-{
-    const zvp_model *m = zvp_model_find("fsio", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    return m;
-}
-
-static void set(const zvp_model *m, double *p, const char *name, double v)
-{
-    long i = zvp_model_param_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    p[i] = v;
-}
-
-static double get(const zvp_model *m, const double *o, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return o[i];
-}
-
+/* Load the committed calibrated parameters into p. */
 static void load_calibrated(const zvp_model *m, double *p)
 {
-    zvp_model_file *mf = NULL;
-    zvp_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "fsio-cid64-20.ini", &mf, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL_FATAL(zvp_model_file_model(mf)->name, "fsio");
-    memcpy(p, zvp_model_file_params(mf), m->n_params * sizeof(double));
-    zvp_model_file_free(mf);
-}
-
-static void eval_ok(const zvp_model *m, const double *p, double *o)
-{
-    zvp_error err = {0};
-    int st = zvp_model_eval(m, p, o, &err);
-    if (st != ZVP_SUCCESS)
-        fprintf(stderr, "\n  fsio eval: %s", err.message);
-    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+    zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
 }
 
 /* Set the calibrated parameters to one level/variant. */
 static void variant(const zvp_model *m, double *p, int direct, int high)
 {
     load_calibrated(m, p);
-    set(m, p, "direct_io", direct);
-    set(m, p, "page_cache_gb", direct ? 0.29296875 : (high ? 10.0 : 6.0));
-    set(m, p, "io_intensity", high ? 10.0 / 6.0 : 1.0);
+    zvp_test_set_param(m, p, "direct_io", direct);
+    zvp_test_set_param(m, p, "page_cache_gb", direct ? 0.29296875 : (high ? 10.0 : 6.0));
+    zvp_test_set_param(m, p, "io_intensity", high ? 10.0 / 6.0 : 1.0);
 }
 
 /* (1) The calibrated file reproduces 002_fit_fsio.csv: every one of the 12 stated cells
@@ -66,7 +31,7 @@ static void variant(const zvp_model *m, double *p, int direct, int high)
  * under 3% (page-cached DPA share). */
 static void test_fsio_calibrated_rows(void)
 {
-    const zvp_model *m = fs_model();
+    const zvp_model *m = zvp_test_find_model("fsio");
     zvp_table *t = NULL;
     zvp_error err = {0};
     double p[64], o[64];
@@ -82,10 +47,10 @@ static void test_fsio_calibrated_rows(void)
     for (size_t i = 0; i < zvp_table_rows(t); i++) {
         double dio = zvp_table_value(t, i, (size_t)c_dio);
         load_calibrated(m, p);
-        set(m, p, "direct_io", dio);
-        set(m, p, "page_cache_gb", zvp_table_value(t, i, (size_t)c_pc));
-        set(m, p, "io_intensity", zvp_table_value(t, i, (size_t)c_int));
-        eval_ok(m, p, o);
+        zvp_test_set_param(m, p, "direct_io", dio);
+        zvp_test_set_param(m, p, "page_cache_gb", zvp_table_value(t, i, (size_t)c_pc));
+        zvp_test_set_param(m, p, "io_intensity", zvp_table_value(t, i, (size_t)c_int));
+        zvp_test_eval_ok(m, p, o, "fsio");
         for (size_t c = 0; c < 4; c++) {
             long j = zvp_table_col_index(t, cols[c], &err);
             CU_ASSERT_FATAL(j >= 0);
@@ -93,7 +58,7 @@ static void test_fsio_calibrated_rows(void)
             if (isnan(meas))
                 continue;
             const double tol = 0.04;
-            double fit = get(m, o, cols[c]);
+            double fit = zvp_test_output(m, o, cols[c]);
             if (fabs(fit - meas) > tol * fabs(meas))
                 fprintf(stderr, "\n  fsio row %zu %s: model %g, report %g", i + 1, cols[c], fit,
                         meas);
@@ -115,60 +80,68 @@ static void test_fsio_calibrated_rows(void)
  * level instantiates and keeps resident more than the medium one. */
 static void test_fsio_invariants(void)
 {
-    const zvp_model *m = fs_model();
+    const zvp_model *m = zvp_test_find_model("fsio");
     double p[64], o[64], pc[64], dio[64];
     variant(m, p, 0, 0);
-    eval_ok(m, p, pc);
+    zvp_test_eval_ok(m, p, pc, "fsio");
     variant(m, p, 1, 0);
-    eval_ok(m, p, dio);
-    CU_ASSERT(get(m, dio, "page_read_share_pct") < 0.1);
+    zvp_test_eval_ok(m, p, dio, "fsio");
+    CU_ASSERT(zvp_test_output(m, dio, "page_read_share_pct") < 0.1);
     /* direct I/O has no file cache (C = 0: no dirty pool, no active cache, so no cache
      * references and P_miss = 0; buffers never miss): throughput_rel = 1 / (1 + 0) = 1 */
-    ZVP_ASSERT_REL(get(m, dio, "throughput_rel"), 1.0, 1e-15);
-    CU_ASSERT(get(m, pc, "throughput_rel") < get(m, dio, "throughput_rel"));
-    CU_ASSERT(get(m, dio, "resident_share_pct") < get(m, pc, "resident_share_pct"));
+    ZVP_ASSERT_REL(zvp_test_output(m, dio, "throughput_rel"), 1.0, 1e-15);
+    CU_ASSERT(zvp_test_output(m, pc, "throughput_rel") < zvp_test_output(m, dio, "throughput_rel"));
+    CU_ASSERT(zvp_test_output(m, dio, "resident_share_pct") <
+              zvp_test_output(m, pc, "resident_share_pct"));
 
     variant(m, p, 0, 1);
-    eval_ok(m, p, o);
-    CU_ASSERT(get(m, o, "instantiated_gb") > get(m, pc, "instantiated_gb"));
-    CU_ASSERT(get(m, o, "resident_gb") > get(m, pc, "resident_gb"));
-    CU_ASSERT(get(m, o, "paged_in_share_pct") < get(m, pc, "paged_in_share_pct"));
+    zvp_test_eval_ok(m, p, o, "fsio");
+    CU_ASSERT(zvp_test_output(m, o, "instantiated_gb") > zvp_test_output(m, pc, "instantiated_gb"));
+    CU_ASSERT(zvp_test_output(m, o, "resident_gb") > zvp_test_output(m, pc, "resident_gb"));
+    CU_ASSERT(zvp_test_output(m, o, "paged_in_share_pct") <
+              zvp_test_output(m, pc, "paged_in_share_pct"));
 
     variant(m, p, 1, 1);
-    eval_ok(m, p, o);
-    CU_ASSERT(get(m, o, "resident_gb") > (10.0 / 6.0) * get(m, dio, "resident_gb"));
+    zvp_test_eval_ok(m, p, o, "fsio");
+    CU_ASSERT(zvp_test_output(m, o, "resident_gb") >
+              (10.0 / 6.0) * zvp_test_output(m, dio, "resident_gb"));
     {
         /* report 002: direct-I/O resident memory 0.05 % (medium) and 0.14 % (high) of the
          * DPA, rounded to the shown digits: the ratio high/medium lies in
          * [0.135 / 0.055, 0.145 / 0.045] = [2.4545..., 3.2222...] (same DPA in both) */
-        double ratio = get(m, o, "dpa_share_pct") / get(m, dio, "dpa_share_pct");
+        double ratio =
+            zvp_test_output(m, o, "dpa_share_pct") / zvp_test_output(m, dio, "dpa_share_pct");
         CU_ASSERT(ratio >= 0.135 / 0.055 && ratio <= 0.145 / 0.045);
-        ZVP_ASSERT_REL(get(m, o, "resident_gb") / get(m, dio, "resident_gb"), ratio, 1e-14);
+        ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb") /
+                           zvp_test_output(m, dio, "resident_gb"),
+                       ratio, 1e-14);
         if (!(ratio >= 0.135 / 0.055 && ratio <= 0.145 / 0.045))
             fprintf(stderr, "\n  fsio direct-I/O resident high/medium = %g", ratio);
     }
-    CU_ASSERT(get(m, o, "io_in_progress") > (10.0 / 6.0) * get(m, dio, "io_in_progress"));
+    CU_ASSERT(zvp_test_output(m, o, "io_in_progress") >
+              (10.0 / 6.0) * zvp_test_output(m, dio, "io_in_progress"));
     {
         /* residency time -> 0: only the fixed buffers stay resident */
-        double buffers = get(m, o, "io_in_progress") * p[zvp_model_param_index(m, "buffer_gb",
-                                                                                NULL)];
-        set(m, p, "residency_s", 1e-6);
-        eval_ok(m, p, o);
-        CU_ASSERT(get(m, o, "resident_gb") >= buffers);
-        ZVP_ASSERT_REL(get(m, o, "resident_gb"), buffers, 1e-6);
+        double buffers = zvp_test_output(m, o, "io_in_progress") *
+                         p[zvp_model_param_index(m, "buffer_gb", NULL)];
+        zvp_test_set_param(m, p, "residency_s", 1e-6);
+        zvp_test_eval_ok(m, p, o, "fsio");
+        CU_ASSERT(zvp_test_output(m, o, "resident_gb") >= buffers);
+        ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb"), buffers, 1e-6);
     }
 
     for (int direct = 0; direct <= 1; direct++) {
         double prev_res = 0.0, prev_thr = 0.0;
         for (double t = 1; t <= 1e5; t *= 3) {
             variant(m, p, direct, 1);
-            set(m, p, "residency_s", t);
-            eval_ok(m, p, o);
-            CU_ASSERT(get(m, o, "resident_gb") >= prev_res);
-            CU_ASSERT(get(m, o, "throughput_rel") >= prev_thr);
-            CU_ASSERT(get(m, o, "resident_gb") <= get(m, o, "instantiated_gb") * (1 + 1e-15));
-            prev_res = get(m, o, "resident_gb");
-            prev_thr = get(m, o, "throughput_rel");
+            zvp_test_set_param(m, p, "residency_s", t);
+            zvp_test_eval_ok(m, p, o, "fsio");
+            CU_ASSERT(zvp_test_output(m, o, "resident_gb") >= prev_res);
+            CU_ASSERT(zvp_test_output(m, o, "throughput_rel") >= prev_thr);
+            CU_ASSERT(zvp_test_output(m, o, "resident_gb") <=
+                      zvp_test_output(m, o, "instantiated_gb") * (1 + 1e-15));
+            prev_res = zvp_test_output(m, o, "resident_gb");
+            prev_thr = zvp_test_output(m, o, "throughput_rel");
         }
     }
 }
@@ -187,93 +160,93 @@ static void test_fsio_invariants(void)
 static void closed_form_params(const zvp_model *m, double *p)
 {
     zvp_model_defaults(m, p);
-    set(m, p, "direct_io", 0);
-    set(m, p, "page_cache_gb", 6);
-    set(m, p, "other_cache_gb", 0.25);
-    set(m, p, "base_gb", 0.5);
-    set(m, p, "dirty_pool_gb", 4);
-    set(m, p, "residency_s", 100);
-    set(m, p, "cache_reref_s", 50);
-    set(m, p, "active_reref_s", 1);
-    set(m, p, "base_reref_s", 1000);
-    set(m, p, "other_page_reads_per_s", 1e4);
-    set(m, p, "real_memory_gb", 64);
-    set(m, p, "cp_memory_gb", 14);
-    set(m, p, "io_page_ms", 0.5);
-    set(m, p, "page_read_ms", 5);
-    set(m, p, "storage_util", 0.5);
-    set(m, p, "io_intensity", 1.2);
-    set(m, p, "buffer_gb", 0.1);
+    zvp_test_set_param(m, p, "direct_io", 0);
+    zvp_test_set_param(m, p, "page_cache_gb", 6);
+    zvp_test_set_param(m, p, "other_cache_gb", 0.25);
+    zvp_test_set_param(m, p, "base_gb", 0.5);
+    zvp_test_set_param(m, p, "dirty_pool_gb", 4);
+    zvp_test_set_param(m, p, "residency_s", 100);
+    zvp_test_set_param(m, p, "cache_reref_s", 50);
+    zvp_test_set_param(m, p, "active_reref_s", 1);
+    zvp_test_set_param(m, p, "base_reref_s", 1000);
+    zvp_test_set_param(m, p, "other_page_reads_per_s", 1e4);
+    zvp_test_set_param(m, p, "real_memory_gb", 64);
+    zvp_test_set_param(m, p, "cp_memory_gb", 14);
+    zvp_test_set_param(m, p, "io_page_ms", 0.5);
+    zvp_test_set_param(m, p, "page_read_ms", 5);
+    zvp_test_set_param(m, p, "storage_util", 0.5);
+    zvp_test_set_param(m, p, "io_intensity", 1.2);
+    zvp_test_set_param(m, p, "buffer_gb", 0.1);
 }
 
 static void test_fsio_closed_form(void)
 {
-    const zvp_model *m = fs_model();
+    const zvp_model *m = zvp_test_find_model("fsio");
     double p[64], o[64];
     closed_form_params(m, p);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "instantiated_gb"), 6.5, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 5.2800308035265795, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_share_pct"), 81.23124313117816, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dpa_share_pct"), 10.56006160705316, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "page_read_share_pct"), 23.171982230761028, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "paged_in_share_pct"), 0.21790499242488118, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 0.9441417729991858, 1e-12);
-    CU_ASSERT_EQUAL(get(m, o, "io_in_progress"), 0.0);
+    zvp_test_eval_ok(m, p, o, "fsio");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "instantiated_gb"), 6.5, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb"), 5.2800308035265795, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_share_pct"), 81.23124313117816, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "dpa_share_pct"), 10.56006160705316, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "page_read_share_pct"), 23.171982230761028, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "paged_in_share_pct"), 0.21790499242488118, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_rel"), 0.9441417729991858, 1e-12);
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "io_in_progress"), 0.0);
 
     closed_form_params(m, p);
-    set(m, p, "direct_io", 1);
-    set(m, p, "page_cache_gb", 0.25);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "io_in_progress"), 1.5, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "instantiated_gb"), 0.9, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 0.22137193647303036, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_share_pct"), 24.596881830336706, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dpa_share_pct"), 0.4427438729460607, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "page_read_share_pct"), 1.7478881226460725, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "paged_in_share_pct"), 0.3065555979403228, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 1.0, 1e-15);
+    zvp_test_set_param(m, p, "direct_io", 1);
+    zvp_test_set_param(m, p, "page_cache_gb", 0.25);
+    zvp_test_eval_ok(m, p, o, "fsio");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "io_in_progress"), 1.5, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "instantiated_gb"), 0.9, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb"), 0.22137193647303036, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_share_pct"), 24.596881830336706, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "dpa_share_pct"), 0.4427438729460607, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "page_read_share_pct"), 1.7478881226460725, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "paged_in_share_pct"), 0.3065555979403228, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_rel"), 1.0, 1e-15);
 }
 
 /* (4) Bad input, and no steady state when the direct-I/O storage path saturates. */
 static void test_fsio_bad_input(void)
 {
-    const zvp_model *m = fs_model();
+    const zvp_model *m = zvp_test_find_model("fsio");
     double p[64], o[64];
     zvp_error err = {0};
     zvp_model_defaults(m, p);
-    set(m, p, "direct_io", 0.5);
+    zvp_test_set_param(m, p, "direct_io", 0.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "direct_io"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "0.5"));
     CU_ASSERT(isnan(o[0]));
 
     zvp_model_defaults(m, p);
-    set(m, p, "cp_memory_gb", 64);
+    zvp_test_set_param(m, p, "cp_memory_gb", 64);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cp_memory_gb"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "residency_s", -1);
+    zvp_test_set_param(m, p, "residency_s", -1);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "residency_s"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "storage_util", 1.5);
+    zvp_test_set_param(m, p, "storage_util", 1.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_util"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "page_cache_gb", 0.1);
+    zvp_test_set_param(m, p, "page_cache_gb", 0.1);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "page_cache_gb"));
 
     /* rho = 0.5 x 2 = 1: the M/M/1 storage path has no steady state */
     zvp_model_defaults(m, p);
-    set(m, p, "direct_io", 1);
-    set(m, p, "page_cache_gb", 0.29296875);
-    set(m, p, "storage_util", 0.5);
-    set(m, p, "io_intensity", 2);
+    zvp_test_set_param(m, p, "direct_io", 1);
+    zvp_test_set_param(m, p, "page_cache_gb", 0.29296875);
+    zvp_test_set_param(m, p, "storage_util", 0.5);
+    zvp_test_set_param(m, p, "io_intensity", 2);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EUNSTABLE);
     CU_ASSERT(isnan(o[0]));
 }

@@ -10,46 +10,10 @@
 #define DATA "../calibration/data/"
 #define PARAMS "../calibration/params/"
 
-static const zvp_model *oc_model(void)
-{
-    const zvp_model *m = zvp_model_find("overcommit", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    return m;
-}
-
-static void set(const zvp_model *m, double *p, const char *name, double v)
-{
-    long i = zvp_model_param_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    p[i] = v;
-}
-
-static double get(const zvp_model *m, const double *o, const char *name)
-{
-    long i = zvp_model_output_index(m, name, NULL);
-    CU_ASSERT_FATAL(i >= 0);
-    return o[i];
-}
-
 /* Load the committed calibrated parameters into p. */
 static void load_calibrated(const zvp_model *m, double *p)
 {
-    zvp_model_file *mf = NULL;
-    zvp_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "overcommit-zvm53.ini", &mf, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL_FATAL(zvp_model_file_model(mf)->name, "overcommit");
-    memcpy(p, zvp_model_file_params(mf), m->n_params * sizeof(double));
-    zvp_model_file_free(mf);
-}
-
-static void eval_ok(const zvp_model *m, const double *p, double *o)
-{
-    zvp_error err = {0};
-    int st = zvp_model_eval(m, p, o, &err);
-    if (st != ZVP_SUCCESS)
-        fprintf(stderr, "\n  overcommit eval: %s", err.message);
-    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+    zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
 }
 
 /* (1) The calibrated file reproduces every cell of 001_fit_overcommit.csv it was fitted on.
@@ -57,7 +21,7 @@ static void eval_ok(const zvp_model *m, const double *p, double *o)
  * 963.0%), page space 1% (fit 5.000 GB); six free parameters for seven cells. */
 static void test_overcommit_calibrated_rows(void)
 {
-    const zvp_model *m = oc_model();
+    const zvp_model *m = zvp_test_find_model("overcommit");
     zvp_table *t = NULL;
     zvp_error err = {0};
     double p[64], o[64];
@@ -70,18 +34,20 @@ static void test_overcommit_calibrated_rows(void)
     CU_ASSERT_EQUAL(zvp_table_rows(t), 6);
     for (size_t i = 0; i < zvp_table_rows(t); i++) {
         load_calibrated(m, p);
-        set(m, p, "cmm", zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "cmm", NULL)));
-        set(m, p, "cmma", zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "cmma", NULL)));
-        set(m, p, "baseline",
-            zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "baseline", NULL)));
-        eval_ok(m, p, o);
+        zvp_test_set_param(m, p, "cmm",
+                           zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "cmm", NULL)));
+        zvp_test_set_param(m, p, "cmma",
+                           zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "cmma", NULL)));
+        zvp_test_set_param(m, p, "baseline",
+                           zvp_table_value(t, i, (size_t)zvp_table_col_index(t, "baseline", NULL)));
+        zvp_test_eval_ok(m, p, o, "overcommit");
         for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
             long j = zvp_table_col_index(t, cols[c].col, &err);
             CU_ASSERT_FATAL(j >= 0);
             double meas = zvp_table_value(t, i, (size_t)j);
             if (isnan(meas))
                 continue;
-            double fit = get(m, o, cols[c].col);
+            double fit = zvp_test_output(m, o, cols[c].col);
             if (fabs(fit - meas) > cols[c].tol * fabs(meas))
                 fprintf(stderr, "\n  overcommit row %zu %s: model %g, report %g", i + 1,
                         cols[c].col, fit, meas);
@@ -98,10 +64,10 @@ static void eval_cfg(const zvp_model *m, double cmm, double cmma, double baselin
 {
     double p[64];
     load_calibrated(m, p);
-    set(m, p, "cmm", cmm);
-    set(m, p, "cmma", cmma);
-    set(m, p, "baseline", baseline);
-    eval_ok(m, p, o);
+    zvp_test_set_param(m, p, "cmm", cmm);
+    zvp_test_set_param(m, p, "cmma", cmma);
+    zvp_test_set_param(m, p, "baseline", baseline);
+    zvp_test_eval_ok(m, p, o, "overcommit");
 }
 
 /* (1b) Bounds stated in the text (001_text_cmm_cmma.csv) that the calibrated model meets:
@@ -119,27 +85,31 @@ static void eval_cfg(const zvp_model *m, double cmm, double cmma, double baselin
  * and above it in page space (model: equal), VMRM-CMM page space strictly below 5 GB. */
 static void test_overcommit_calibrated_bounds(void)
 {
-    const zvp_model *m = oc_model();
+    const zvp_model *m = zvp_test_find_model("overcommit");
     double o[64], o53[64], occma[64], ocmm[64];
     eval_cfg(m, 0, 1, 0, o);
-    CU_ASSERT(get(m, o, "throughput_rel") > 2.0);
+    CU_ASSERT(zvp_test_output(m, o, "throughput_rel") > 2.0);
 
     eval_cfg(m, 0, 0, 1, o53);
     eval_cfg(m, 0, 1, 1, occma);
     eval_cfg(m, 1, 0, 1, ocmm);
-    CU_ASSERT(get(m, occma, "main_to_xstor_per_s") < 0.5 * get(m, o53, "main_to_xstor_per_s"));
-    CU_ASSERT(get(m, occma, "xstor_to_dasd_per_s") < 0.5 * get(m, o53, "xstor_to_dasd_per_s"));
-    CU_ASSERT(get(m, occma, "discard_faults_per_s") > 0.0);
-    CU_ASSERT(get(m, ocmm, "main_to_xstor_per_s") < 400.0);
-    CU_ASSERT(get(m, ocmm, "xstor_to_dasd_per_s") < 200.0);
-    CU_ASSERT(get(m, occma, "cpu_util_pct") > get(m, o53, "cpu_util_pct"));
-    CU_ASSERT(get(m, ocmm, "cpu_util_pct") > get(m, o53, "cpu_util_pct"));
-    CU_ASSERT(get(m, occma, "dasd_page_space_gb") < get(m, o53, "dasd_page_space_gb"));
-    CU_ASSERT(get(m, ocmm, "dasd_page_space_gb") < get(m, o53, "dasd_page_space_gb"));
-    ZVP_ASSERT_REL(get(m, ocmm, "dasd_page_space_gb"), 5.0, 0.01); /* fitted to 5 GB */
+    CU_ASSERT(zvp_test_output(m, occma, "main_to_xstor_per_s") <
+              0.5 * zvp_test_output(m, o53, "main_to_xstor_per_s"));
+    CU_ASSERT(zvp_test_output(m, occma, "xstor_to_dasd_per_s") <
+              0.5 * zvp_test_output(m, o53, "xstor_to_dasd_per_s"));
+    CU_ASSERT(zvp_test_output(m, occma, "discard_faults_per_s") > 0.0);
+    CU_ASSERT(zvp_test_output(m, ocmm, "main_to_xstor_per_s") < 400.0);
+    CU_ASSERT(zvp_test_output(m, ocmm, "xstor_to_dasd_per_s") < 200.0);
+    CU_ASSERT(zvp_test_output(m, occma, "cpu_util_pct") > zvp_test_output(m, o53, "cpu_util_pct"));
+    CU_ASSERT(zvp_test_output(m, ocmm, "cpu_util_pct") > zvp_test_output(m, o53, "cpu_util_pct"));
+    CU_ASSERT(zvp_test_output(m, occma, "dasd_page_space_gb") <
+              zvp_test_output(m, o53, "dasd_page_space_gb"));
+    CU_ASSERT(zvp_test_output(m, ocmm, "dasd_page_space_gb") <
+              zvp_test_output(m, o53, "dasd_page_space_gb"));
+    ZVP_ASSERT_REL(zvp_test_output(m, ocmm, "dasd_page_space_gb"), 5.0, 0.01); /* fitted to 5 GB */
 
     eval_cfg(m, 0, 0, 2, o);
-    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 0.87 / 1.50, 0.02);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_rel"), 0.87 / 1.50, 0.02);
 }
 
 /* (2) Invariants: more real memory never lowers throughput; CMM never raises DASD page
@@ -148,37 +118,63 @@ static void test_overcommit_calibrated_bounds(void)
  * XSTOR); five 16 GB guests fit in 80 GB: no page space. */
 static void test_overcommit_invariants(void)
 {
-    const zvp_model *m = oc_model();
+    const zvp_model *m = zvp_test_find_model("overcommit");
     double p[64], o[64], o2[64], prev = 0.0;
     for (double mem = 20; mem <= 200; mem += 10) {
         load_calibrated(m, p);
-        set(m, p, "real_memory_gb", mem);
-        eval_ok(m, p, o);
-        CU_ASSERT(get(m, o, "throughput_per_s") >= prev * (1 - 1e-12));
-        prev = get(m, o, "throughput_per_s");
-        CU_ASSERT(get(m, o, "xstor_to_dasd_per_s") <= get(m, o, "main_to_xstor_per_s") + 1e-9);
-        set(m, p, "cmm", 1);
-        eval_ok(m, p, o2);
-        CU_ASSERT(get(m, o2, "dasd_page_space_gb") <= get(m, o, "dasd_page_space_gb") + 1e-12);
-        set(m, p, "cmm", 0);
-        set(m, p, "cmma", 1);
-        eval_ok(m, p, o2);
-        CU_ASSERT(get(m, o2, "main_to_xstor_per_s") / get(m, o2, "throughput_per_s") <=
-                  get(m, o, "main_to_xstor_per_s") / get(m, o, "throughput_per_s") + 1e-9);
+        zvp_test_set_param(m, p, "real_memory_gb", mem);
+        zvp_test_eval_ok(m, p, o, "overcommit");
+        CU_ASSERT(zvp_test_output(m, o, "throughput_per_s") >= prev * (1 - 1e-12));
+        prev = zvp_test_output(m, o, "throughput_per_s");
+        CU_ASSERT(zvp_test_output(m, o, "xstor_to_dasd_per_s") <=
+                  zvp_test_output(m, o, "main_to_xstor_per_s") + 1e-9);
+        zvp_test_set_param(m, p, "cmm", 1);
+        zvp_test_eval_ok(m, p, o2, "overcommit");
+        CU_ASSERT(zvp_test_output(m, o2, "dasd_page_space_gb") <=
+                  zvp_test_output(m, o, "dasd_page_space_gb") + 1e-12);
+        zvp_test_set_param(m, p, "cmm", 0);
+        zvp_test_set_param(m, p, "cmma", 1);
+        zvp_test_eval_ok(m, p, o2, "overcommit");
+        double per_work_cmma = zvp_test_output(m, o2, "main_to_xstor_per_s") /
+                               zvp_test_output(m, o2, "throughput_per_s");
+        double per_work = zvp_test_output(m, o, "main_to_xstor_per_s") /
+                          zvp_test_output(m, o, "throughput_per_s");
+        CU_ASSERT(per_work_cmma <= per_work + 1e-9);
         /* CMMA discards never raise DASD page space; without CMMA there are no discards */
-        CU_ASSERT(get(m, o2, "dasd_page_space_gb") <= get(m, o, "dasd_page_space_gb") + 1e-12);
-        CU_ASSERT_DOUBLE_EQUAL(get(m, o, "discard_faults_per_s"), 0.0, 1e-12);
-        CU_ASSERT(get(m, o, "paging_util_pct") < 100.0);
-        CU_ASSERT(get(m, o, "dasd_read_response_ms") >= 5.0 - 1e-12); /* >= dasd_read_ms */
+        CU_ASSERT(zvp_test_output(m, o2, "dasd_page_space_gb") <=
+                  zvp_test_output(m, o, "dasd_page_space_gb") + 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "discard_faults_per_s"), 0.0, 1e-12);
+        CU_ASSERT(zvp_test_output(m, o, "paging_util_pct") < 100.0);
+        /* >= dasd_read_ms */
+        CU_ASSERT(zvp_test_output(m, o, "dasd_read_response_ms") >= 5.0 - 1e-12);
     }
     load_calibrated(m, p);
-    set(m, p, "guests", 5);
-    eval_ok(m, p, o);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, o, "dasd_page_space_gb"), 0.0, 1e-12);
+    zvp_test_set_param(m, p, "guests", 5);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "dasd_page_space_gb"), 0.0, 1e-12);
     /* the baseline run against itself */
-    set(m, p, "baseline", 2);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "throughput_rel"), 1.0, 1e-12);
+    zvp_test_set_param(m, p, "baseline", 2);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_rel"), 1.0, 1e-12);
+}
+
+/* The defaults with one guest of one virtual CPU on one processor and real_memory_gb of
+ * real memory, no XSTOR, W = 8 GB, k = 2, L_max = 0.01 s, 100 us of CPU and 2 ms per guest
+ * I/O, Z = 0.5 s: the single-customer setting of the closed forms below. */
+static void one_guest_params(const zvp_model *m, double *p, double real_memory_gb)
+{
+    zvp_model_defaults(m, p);
+    zvp_test_set_param(m, p, "guests", 1);
+    zvp_test_set_param(m, p, "vcpus_per_guest", 1);
+    zvp_test_set_param(m, p, "processors", 1);
+    zvp_test_set_param(m, p, "real_memory_gb", real_memory_gb);
+    zvp_test_set_param(m, p, "xstor_gb", 0);
+    zvp_test_set_param(m, p, "working_set_gb", 8);
+    zvp_test_set_param(m, p, "knee_exponent", 2);
+    zvp_test_set_param(m, p, "lifetime_max_s", 0.01);
+    zvp_test_set_param(m, p, "guest_io_cpu_us", 100);
+    zvp_test_set_param(m, p, "guest_io_ms", 2);
+    zvp_test_set_param(m, p, "think_s", 0.5);
 }
 
 /* (3) Closed forms. One guest, one virtual CPU, one processor, memory to spare: the MVA
@@ -188,25 +184,14 @@ static void test_overcommit_invariants(void)
  * X = 1 / 1.7625 = 0.5673758865, CPU = 100 X D_cpu = 57.44680851 %. (Hand computation.) */
 static void test_overcommit_closed_form(void)
 {
-    const zvp_model *m = oc_model();
+    const zvp_model *m = zvp_test_find_model("overcommit");
     double p[64], o[64];
-    zvp_model_defaults(m, p);
-    set(m, p, "guests", 1);
-    set(m, p, "vcpus_per_guest", 1);
-    set(m, p, "processors", 1);
-    set(m, p, "real_memory_gb", 100);
-    set(m, p, "xstor_gb", 0);
-    set(m, p, "working_set_gb", 8);
-    set(m, p, "knee_exponent", 2);
-    set(m, p, "lifetime_max_s", 0.01);
-    set(m, p, "guest_io_cpu_us", 100);
-    set(m, p, "guest_io_ms", 2);
-    set(m, p, "think_s", 0.5);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "throughput_per_s"), 0.5673758865, 1e-9);
-    ZVP_ASSERT_REL(get(m, o, "cpu_util_pct"), 57.44680851, 1e-9);
-    ZVP_ASSERT_REL(get(m, o, "guest_io_per_s"), 125 * 0.5673758865, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, o, "host_page_ins_per_s"), 0.0, 1e-12);
+    one_guest_params(m, p, 100);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_per_s"), 0.5673758865, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "cpu_util_pct"), 57.44680851, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "guest_io_per_s"), 125 * 0.5673758865, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "host_page_ins_per_s"), 0.0, 1e-12);
 
     /* Volatile page cache with CMMA. One guest, V = 16, W = 8, k = 2, L_max = 0.01 s, DPA
      * 9 - 1 = 8 GB = R, no XSTOR, host LRU as good as the guest's (eta = 1):
@@ -216,66 +201,56 @@ static void test_overcommit_closed_form(void)
      * delay = 1e-3 (125 x 2 + 75 x 4) = 0.55 s, Z = 0.5 s: X = 1 / 2.07225 = 0.48256725781,
      * CPU 49.330437930 %, discards 75 X = 36.192544336/s (hand computation, checked with
      * /usr/bin/python3). */
-    zvp_model_defaults(m, p);
-    set(m, p, "guests", 1);
-    set(m, p, "vcpus_per_guest", 1);
-    set(m, p, "processors", 1);
-    set(m, p, "real_memory_gb", 9);
-    set(m, p, "xstor_gb", 0);
-    set(m, p, "working_set_gb", 8);
-    set(m, p, "knee_exponent", 2);
-    set(m, p, "lifetime_max_s", 0.01);
-    set(m, p, "guest_io_cpu_us", 100);
-    set(m, p, "guest_io_ms", 2);
-    set(m, p, "discard_read_ms", 4);
-    set(m, p, "think_s", 0.5);
-    set(m, p, "unused_realloc_per_s", 0);
-    set(m, p, "host_lru_efficiency", 1);
-    set(m, p, "cmma", 1);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "throughput_per_s"), 0.4825672578115574, 1e-9);
-    ZVP_ASSERT_REL(get(m, o, "cpu_util_pct"), 49.330437929786456, 1e-9);
-    ZVP_ASSERT_REL(get(m, o, "discard_faults_per_s"), 36.192544335866806, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, o, "host_page_ins_per_s"), 0.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, o, "dasd_page_space_gb"), 0.0, 1e-12);
+    one_guest_params(m, p, 9);
+    zvp_test_set_param(m, p, "discard_read_ms", 4);
+    zvp_test_set_param(m, p, "unused_realloc_per_s", 0);
+    zvp_test_set_param(m, p, "host_lru_efficiency", 1);
+    zvp_test_set_param(m, p, "cmma", 1);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_per_s"), 0.4825672578115574, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "cpu_util_pct"), 49.330437929786456, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "discard_faults_per_s"), 36.192544335866806, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "host_page_ins_per_s"), 0.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "dasd_page_space_gb"), 0.0, 1e-12);
     /* the same guest without CMMA: the 75 faults per CPU-s are host page-ins from DASD and the
      * page cache beyond R occupies 16 - 8 = 8 GB of page space */
-    set(m, p, "cmma", 0);
-    eval_ok(m, p, o);
-    CU_ASSERT_DOUBLE_EQUAL(get(m, o, "discard_faults_per_s"), 0.0, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "host_page_ins_per_s"), 75.0 * get(m, o, "throughput_per_s"), 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dasd_page_space_gb"), 8.0, 1e-12);
+    zvp_test_set_param(m, p, "cmma", 0);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "discard_faults_per_s"), 0.0, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "host_page_ins_per_s"),
+                   75.0 * zvp_test_output(m, o, "throughput_per_s"), 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "dasd_page_space_gb"), 8.0, 1e-12);
 
     /* Balloon and page space: 10 x 16 GB on 80 GB, CP 1 GB, relief 0.5: deficit 81 GB,
      * B = 0.5 x 81 / 10 = 4.05 GB, m_g = 11.95 GB, R = 7.9 GB, XSTOR 0.2 GB per guest:
      * page space 10 x (11.95 - 8.1) = 38.5 GB; overcommit 119.5 / 80 = 1.49375. */
     zvp_model_defaults(m, p);
-    set(m, p, "cmm", 1);
-    set(m, p, "vmrm_relief", 0.5);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "balloon_gb"), 4.05, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 7.9, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dasd_page_space_gb"), 38.5, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "overcommit_ratio"), 1.49375, 1e-12);
+    zvp_test_set_param(m, p, "cmm", 1);
+    zvp_test_set_param(m, p, "vmrm_relief", 0.5);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "balloon_gb"), 4.05, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb"), 7.9, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "dasd_page_space_gb"), 38.5, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "overcommit_ratio"), 1.49375, 1e-12);
 
     /* z/VM 5.2 PGMBKs: 0.25 GB below 2 GB = 32768 PGMBKs of 8 KB = 32 GB in use, 3.2 GB per
      * guest; page space 10 x (16 - 3.2 - 0.2) = 126 GB. */
     zvp_model_defaults(m, p);
-    set(m, p, "pgmbk_below_2g", 1);
-    set(m, p, "pgmbk_gb", 0.25);
-    eval_ok(m, p, o);
-    ZVP_ASSERT_REL(get(m, o, "resident_gb"), 3.2, 1e-12);
-    ZVP_ASSERT_REL(get(m, o, "dasd_page_space_gb"), 126.0, 1e-12);
+    zvp_test_set_param(m, p, "pgmbk_below_2g", 1);
+    zvp_test_set_param(m, p, "pgmbk_gb", 0.25);
+    zvp_test_eval_ok(m, p, o, "overcommit");
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "resident_gb"), 3.2, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "dasd_page_space_gb"), 126.0, 1e-12);
 }
 
 /* (4) Bad input: EINVAL naming the parameter, its value and the range. */
 static void test_overcommit_bad_input(void)
 {
-    const zvp_model *m = oc_model();
+    const zvp_model *m = zvp_test_find_model("overcommit");
     double p[64], o[64];
     zvp_error err = {0};
     zvp_model_defaults(m, p);
-    set(m, p, "guests", 2.5);
+    zvp_test_set_param(m, p, "guests", 2.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "guests"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "2.5"));
@@ -283,25 +258,25 @@ static void test_overcommit_bad_input(void)
     CU_ASSERT(isnan(o[0]));
 
     zvp_model_defaults(m, p);
-    set(m, p, "cmm", 2);
+    zvp_test_set_param(m, p, "cmm", 2);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cmm"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "cp_memory_gb", 90);
+    zvp_test_set_param(m, p, "cp_memory_gb", 90);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cp_memory_gb"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "90"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "paging_volumes", 2.5);
+    zvp_test_set_param(m, p, "paging_volumes", 2.5);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "paging_volumes"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "2.5"));
 
     zvp_model_defaults(m, p);
-    set(m, p, "lifetime_min_s", 0.5);
-    set(m, p, "lifetime_max_s", 0.01);
+    zvp_test_set_param(m, p, "lifetime_min_s", 0.5);
+    zvp_test_set_param(m, p, "lifetime_max_s", 0.01);
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, o, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lifetime_min_s"));
 }

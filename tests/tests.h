@@ -52,6 +52,8 @@ long zvp_test_col(const zvp_table *t, const char *name);
 /* First row of t whose column col equals `value` (as a number or as text); fatal when none. */
 size_t zvp_test_row_where(const zvp_table *t, long col, double value);
 size_t zvp_test_row_where_text(const zvp_table *t, long col, const char *text);
+/* Evaluates m at p into out; fatal unless it succeeds, with "label eval: message" on stderr. */
+void zvp_test_eval_ok(const zvp_model *m, const double *p, double *out, const char *label);
 /* Evaluates m at p and asserts the status is `status` and that the error message contains
  * each of the NULL-terminated needles (one assertion each). */
 void zvp_test_expect_eval_error(const zvp_model *m, const double *p, double *out, int status, ...);
