@@ -145,5 +145,9 @@ expect 2 "\-\-tolerance applies only to an approximate method" -- "$ZVP" solve m
 # non-convergence: exit 1, and the message says so
 expect 1 "did not converge.*last iterate" -- "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --max-iterations 1
 
+# inputs beyond double arithmetic: an error, never inf printed as a result
+expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 1e-320 --mu 1e-310
+expect 2 "outside the range" -- "$ZVP" solve repairman --sources 3 --think 1e308 --service 1e308
+expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 0 --mu 1e-309 --json
 echo "solve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,7 +2,9 @@
  * zvmperf/queue.h - generic queueing kernels (no z/VM knowledge).
  *
  * All functions are pure: inputs const, outputs last, no global state; safe to call
- * concurrently from OpenMP threads. Times in seconds, rates in 1/s. Erlang and
+ * concurrently from OpenMP threads. The single-station kernels (zvp_mmc, zvp_mmck,
+ * zvp_mminf, zvp_repairman) fail with ZVP_EINVAL, every output NaN, when the inputs are so
+ * extreme that a result would overflow the double range (never an infinite output). Times in seconds, rates in 1/s. Erlang and
  * finite-source formulas are computed by recurrence or in log space (never a^c/c!).
  *
  * General sources: Kleinrock, "Queueing Systems, Vol. 1", Wiley 1975 (ch. 3, birth-death

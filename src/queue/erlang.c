@@ -84,7 +84,7 @@ static void station_result_nan(zvp_station_result *out)
     out->pwait = NAN;
 }
 
-int zvp_mmc(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
+static int zvp_mmc_impl(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
             zvp_station_result *out, zvp_error *err)
 {
     int rc;
@@ -130,4 +130,10 @@ int zvp_mmc(double arrival_rate_per_s, double service_rate_per_s, unsigned long 
     out->mean_in_queue = lq;
     out->mean_in_system = lq + a;
     return ZVP_SUCCESS;
+}
+
+int zvp_mmc(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
+            zvp_station_result *out, zvp_error *err)
+{
+    return zvp_station_finite(zvp_mmc_impl(arrival_rate_per_s, service_rate_per_s, servers, out, err), out, "zvp_mmc", err);
 }

@@ -97,7 +97,7 @@ static void chain_solve(unsigned long n, unsigned long c, double lsz, double z_o
     m->p_all_busy = zvp_ksum_value(&sp) / norm;
 }
 
-int zvp_repairman(unsigned long sources, double think_s, double service_s, unsigned long servers,
+static int zvp_repairman_impl(unsigned long sources, double think_s, double service_s, unsigned long servers,
                   zvp_station_result *out, zvp_error *err)
 {
     int rc;
@@ -173,4 +173,10 @@ int zvp_repairman(unsigned long sources, double think_s, double service_s, unsig
     out->response_s = w + service_s;
     out->pwait = pw;
     return ZVP_SUCCESS;
+}
+
+int zvp_repairman(unsigned long sources, double think_s, double service_s, unsigned long servers,
+                  zvp_station_result *out, zvp_error *err)
+{
+    return zvp_station_finite(zvp_repairman_impl(sources, think_s, service_s, servers, out, err), out, "zvp_repairman", err);
 }

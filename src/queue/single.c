@@ -38,7 +38,7 @@ static double ratio(double a, unsigned long c, unsigned long k)
     return a / (double)(k < c ? k : c);
 }
 
-int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
+static int zvp_mmck_impl(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
              unsigned long capacity, zvp_station_result *out, double *pblock, zvp_error *err)
 {
     int rc;
@@ -130,7 +130,7 @@ int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long
     return ZVP_SUCCESS;
 }
 
-int zvp_mminf(double arrival_rate_per_s, double service_rate_per_s, zvp_station_result *out,
+static int zvp_mminf_impl(double arrival_rate_per_s, double service_rate_per_s, zvp_station_result *out,
               zvp_error *err)
 {
     int rc;
@@ -154,4 +154,16 @@ int zvp_mminf(double arrival_rate_per_s, double service_rate_per_s, zvp_station_
     out->wait_s = 0.0;
     out->pwait = 0.0;
     return ZVP_SUCCESS;
+}
+
+int zvp_mmck(double arrival_rate_per_s, double service_rate_per_s, unsigned long servers,
+             unsigned long capacity, zvp_station_result *out, double *pblock, zvp_error *err)
+{
+    return zvp_station_finite(zvp_mmck_impl(arrival_rate_per_s, service_rate_per_s, servers, capacity, out, pblock, err), out, "zvp_mmck", err);
+}
+
+int zvp_mminf(double arrival_rate_per_s, double service_rate_per_s, zvp_station_result *out,
+              zvp_error *err)
+{
+    return zvp_station_finite(zvp_mminf_impl(arrival_rate_per_s, service_rate_per_s, out, err), out, "zvp_mminf", err);
 }
