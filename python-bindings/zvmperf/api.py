@@ -961,7 +961,23 @@ def eval(model_, params=None, on_error="raise", **kw):  # noqa: A001 (the issue'
 
 
 # ---- Model files ----------------------------------------------------------------------------
-class ModelFile:
+class _Closeable:
+    """A wrapper of a C handle freed by close(): with-blocks and garbage collection close it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class ModelFile(_Closeable):
     """A model with a parameter vector (model.h zvp_model_file). Create with
     ModelFile.read(path) or ModelFile.new(model); free with close() or a with-block."""
 
@@ -1001,18 +1017,6 @@ class ModelFile:
             C.zvp_model_file_free(self._h)
         self._h = None
         self._keepalive = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return "<zvmperf.ModelFile %s%s>" % (self.model.name,
@@ -1424,7 +1428,7 @@ def _copy(ptr, n):
     return np.ctypeslib.as_array(ptr, shape=(n,)).copy()
 
 
-class Calibration:
+class Calibration(_Closeable):
     """The outcome of calibrate(). Arrays are copies (they outlive close()).
 
     param_names, estimates / stderrs (ordered dicts name -> value, parameter units),
@@ -1479,18 +1483,6 @@ class Calibration:
         if self._res is not None:
             C.zvp_fit_result_free(self._res)
         self._res = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return "<zvmperf.Calibration %s: %d free, %d rows x %d outputs, MAPE %.3g%%>" % (
