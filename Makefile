@@ -8,8 +8,9 @@
 #   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc)
 #   make clean
 
-VERSION      := 0.1.0
-SOVERSION    := 0
+# One version source: include/zvmperf/status.h (ZVP_VERSION_STRING); the soname follows MAJOR.
+VERSION      := $(shell sed -n 's/^\#define ZVP_VERSION_STRING "\(.*\)"/\1/p' include/zvmperf/status.h)
+SOVERSION    := $(firstword $(subst ., ,$(VERSION)))
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 LIBDIR       ?= $(PREFIX)/lib
@@ -29,7 +30,9 @@ CUNIT_LIBS  := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 # hdf5_hl lives beside hdf5 on Debian (serial flavour)
 HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hdf5 2>/dev/null)
 
-WARN        := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+WARN        := -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-prototypes \
+               -Wno-unused-parameter $(WERROR)
+# CI builds with WERROR=-Werror
 OPT         ?= -O2 -g
 ALL_CFLAGS  := -fPIC -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $(WARN) $(OPT) $(DEPS_CFLAGS) $(CFLAGS)
 ALL_LDLIBS  := -fopenmp $(DEPS_LIBS) -lm $(LDLIBS)
@@ -37,8 +40,9 @@ RPATH       := $(if $(HDF5_LIBDIR),-Wl$(comma)-rpath$(comma)$(HDF5_LIBDIR))
 
 comma       := ,
 B           := build
-LIB_SRC     := $(wildcard src/*.c) $(wildcard src/queue/*.c) $(wildcard models/*.c)
-CLI_SRC     := $(wildcard src/cli/*.c)
+# every .c under src/ (but src/cli/) and models/ is part of the library
+LIB_SRC     := $(sort $(shell find src models -name '*.c' ! -path 'src/cli/*'))
+CLI_SRC     := $(sort $(shell find src/cli -name '*.c'))
 TEST_SRC    := $(wildcard tests/*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 LIB_OBJ     := $(LIB_SRC:%.c=$(B)/%.o)
@@ -46,7 +50,8 @@ CLI_OBJ     := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(B)/%.o)
 BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
 BENCH_BINS  := $(BENCH_SRC:bench/%.c=$(B)/%)
-HEADERS     := $(wildcard include/zvmperf/*.h) $(wildcard src/*.h) $(wildcard src/queue/*.h) $(wildcard models/*.h)
+# header dependencies are tracked by the compiler (-MMD -MP), one .d file per object
+DEPFILES    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
 
 SONAME      := libzvmperf.so.$(SOVERSION)
 SHLIB       := $(B)/libzvmperf.so.$(VERSION)
@@ -62,9 +67,11 @@ all: lib cli
 lib: $(SHLIB) $(B)/libzvmperf.so $(B)/$(SONAME) $(STLIB)
 cli: $(CLI)
 
-$(B)/%.o: %.c $(HEADERS)
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(DEPFILES)
 
 $(SHLIB): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(RPATH) -o $@ $^ $(ALL_LDLIBS)

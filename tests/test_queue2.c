@@ -50,7 +50,7 @@ static void test_q2_mm1k_closed_form(void)
         CU_ASSERT_EQUAL_FATAL(zvp_mmck(lam, mu, 1, K, &o, &pb, &e), ZVP_SUCCESS);
         double rk1 = pow(r, (double)K + 1.0);
         ZVP_ASSERT_REL(pb, (1.0 - r) * pow(r, (double)K) / (1.0 - rk1), 1e-12);
-        ZVP_ASSERT_REL(o.mean_in_system, r / (1.0 - r) - (K + 1.0) * rk1 / (1.0 - rk1), 1e-12);
+        ZVP_ASSERT_REL(o.mean_in_system, r / (1.0 - r) - ((double)K + 1.0) * rk1 / (1.0 - rk1), 1e-12);
         ZVP_ASSERT_REL(o.throughput_per_s, lam * (1.0 - pb), 1e-13);
         ZVP_ASSERT_REL(o.mean_in_system, o.throughput_per_s * o.response_s, 1e-13); /* Little */
         ZVP_ASSERT_REL(o.utilization, o.throughput_per_s / mu, 1e-13);
