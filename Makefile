@@ -5,6 +5,7 @@
 #   make demo       the main job: calibrate from calibration/, then sweep sweetspot into HDF5
 #   make calibrate  refit every fit file in calibration/fits/ and print one summary table
 #   make bench      benchmarks (figures printed, nothing asserted on time)
+#   make asan       the C and CLI suites built with AddressSanitizer + UBSan (build-asan/)
 #   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc)
 #   make clean
 
@@ -34,8 +35,10 @@ WARN        := -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-
                -Wno-unused-parameter $(WERROR)
 # CI builds with WERROR=-Werror
 OPT         ?= -O2 -g
-ALL_CFLAGS  := -fPIC -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $(WARN) $(OPT) $(DEPS_CFLAGS) $(CFLAGS)
-ALL_LDLIBS  := -fopenmp $(DEPS_LIBS) -lm $(LDLIBS)
+# SAN: sanitizer flags for compile and link (make asan sets them)
+SAN         ?=
+ALL_CFLAGS  := $(SAN) -fPIC -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $(WARN) $(OPT) $(DEPS_CFLAGS) $(CFLAGS)
+ALL_LDLIBS  := $(SAN) -fopenmp $(DEPS_LIBS) -lm $(LDLIBS)
 RPATH       := $(if $(HDF5_LIBDIR),-Wl$(comma)-rpath$(comma)$(HDF5_LIBDIR))
 
 comma       := ,
@@ -59,7 +62,7 @@ STLIB       := $(B)/libzvmperf.a
 CLI         := $(B)/zvmperf
 TESTBIN     := $(B)/test_zvp
 
-.PHONY: all lib cli deps check test test-c test-csv test-cli test-python demo calibrate bench \
+.PHONY: all lib cli deps check test test-c test-exports asan test-csv test-cli test-python demo calibrate bench \
         install install-python uninstall clean notebooks
 
 all: lib cli
@@ -73,8 +76,18 @@ $(B)/%.o: %.c
 
 -include $(DEPFILES)
 
-$(SHLIB): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(RPATH) -o $@ $^ $(ALL_LDLIBS)
+# Only the public API is exported: the version script lists every zvp_* function declared in
+# include/zvmperf/*.h (generated, so a new public function needs no second list).
+PUBLIC_HEADERS := $(wildcard include/zvmperf/*.h)
+EXPORTS_MAP := $(B)/zvmperf.map
+$(EXPORTS_MAP): $(PUBLIC_HEADERS)
+	@mkdir -p $(B)
+	{ echo '{'; echo '  global:'; \
+	  grep -ho '\bzvp_[a-z0-9_]*[[:space:]]*(' $(PUBLIC_HEADERS) | sed 's/[[:space:]]*(//' | sort -u | \
+	  sed 's/.*/    &;/'; echo '  local: *;'; echo '};'; } > $@.tmp && mv $@.tmp $@
+
+$(SHLIB): $(LIB_OBJ) $(EXPORTS_MAP)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(EXPORTS_MAP) $(RPATH) -o $@ $(LIB_OBJ) $(ALL_LDLIBS)
 $(B)/$(SONAME): $(SHLIB)
 	ln -sf $(notdir $(SHLIB)) $@
 $(B)/libzvmperf.so: $(B)/$(SONAME)
@@ -108,8 +121,15 @@ deps:
 
 # ---- tests ------------------------------------------------------------------------------
 check: test notebooks
-test: test-c test-csv test-cli test-python
+test: test-c test-exports test-csv test-cli test-python
 
+# the shared library exports exactly the functions the public headers declare
+test-exports: $(SHLIB) $(EXPORTS_MAP)
+	@nm -D --defined-only $(SHLIB) | awk '$$2 == "T" {print $$3}' | sort > $(B)/exports.txt
+	@sed -n 's/^    \(zvp_[a-z0-9_]*\);$$/\1/p' $(EXPORTS_MAP) | sort > $(B)/public.txt
+	@extra=$$(comm -23 $(B)/exports.txt $(B)/public.txt); missing=$$(comm -13 $(B)/exports.txt $(B)/public.txt); \
+	 if [ -n "$$extra$$missing" ]; then echo "exports: not public: $$extra; declared but not defined: $$missing"; exit 1; fi; \
+	 echo "exports: $$(wc -l < $(B)/exports.txt) public functions, nothing else"
 test-c: $(TESTBIN) $(CLI)
 	cd tests && ../$(TESTBIN)
 
@@ -127,6 +147,14 @@ test-python: lib
 
 notebooks: lib
 	sh notebooks/run_all.sh $(PYTHON)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/, then the C and CLI suites
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+asan:
+	$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g" SAN="$(ASAN_FLAGS)" build-asan/test_zvp build-asan/zvmperf
+	cd tests && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ../build-asan/test_zvp
+	ASAN_OPTIONS=detect_leaks=1 sh tests/cli_test.sh build-asan/zvmperf
+	ASAN_OPTIONS=detect_leaks=1 sh tests/solve_test.sh build-asan/zvmperf
 
 # ---- the main job -------------------------------------------------------------------------
 DEMO_DIR := results
@@ -167,4 +195,4 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libzvmperf.* $(DESTDIR)$(BINDIR)/zvmperf $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
 
 clean:
-	rm -rf $(B) $(DEMO_DIR) tests/tmp
+	rm -rf $(B) build-asan $(DEMO_DIR) tests/tmp

@@ -1,0 +1,17 @@
+build-asan/models/sweetspot.o: models/sweetspot.c models/paging.h \
+ models/registry.h include/zvmperf/model.h include/zvmperf/status.h \
+ include/zvmperf/queue.h models/../src/internal.h \
+ include/zvmperf/zvmperf.h include/zvmperf/queue.h \
+ include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+models/paging.h:
+models/registry.h:
+include/zvmperf/model.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+models/../src/internal.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:

@@ -1,0 +1,9 @@
+build-asan/src/cli/solve.o: src/cli/solve.c include/zvmperf/zvmperf.h \
+ include/zvmperf/status.h include/zvmperf/queue.h include/zvmperf/model.h \
+ include/zvmperf/sweep.h include/zvmperf/calibrate.h
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:

@@ -1,0 +1,13 @@
+build-asan/src/fit.o: src/fit.c src/internal.h include/zvmperf/zvmperf.h \
+ include/zvmperf/status.h include/zvmperf/queue.h include/zvmperf/model.h \
+ include/zvmperf/sweep.h include/zvmperf/calibrate.h src/fit_impl.h \
+ include/zvmperf/calibrate.h
+src/internal.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:
+src/fit_impl.h:
+include/zvmperf/calibrate.h:

@@ -1,0 +1,11 @@
+build-asan/src/model.o: src/model.c src/internal.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+src/internal.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:

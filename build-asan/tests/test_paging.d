@@ -1,0 +1,13 @@
+build-asan/tests/test_paging.o: tests/test_paging.c tests/tests.h \
+ tests/suites.def include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h tests/../models/paging.h
+tests/tests.h:
+tests/suites.def:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:
+tests/../models/paging.h:
