@@ -92,6 +92,67 @@ static int attr_string_equals(hid_t loc, const char *obj, const char *name, cons
     return ok;
 }
 
+/* The 2 x 6 datasets of test_zvp_sweep_mmc: every output (shape, units, description,
+ * scales ax[] attached, chunked and deflated) and /status (uint8, same shape and scales,
+ * codes described). */
+static void check_mmc_datasets(hid_t file, const zvp_model *m, const hid_t *ax)
+{
+    hid_t ds, sp;
+    hsize_t dims[2];
+    int rank;
+    size_t k;
+
+    /* every output: shape, units, description, scales attached, chunked and deflated */
+    for (k = 0; k < m->n_outputs; k++) {
+        char p[128];
+        hid_t dcpl;
+        int nf, f, deflated = 0;
+        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
+        ds = H5Dopen2(file, p, H5P_DEFAULT);
+        CU_ASSERT_FATAL(ds >= 0);
+        CU_ASSERT(attr_string_equals(file, p, "units", m->outputs[k].unit));
+        CU_ASSERT(attr_string_equals(file, p, "description", NULL));
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 1) == 0);
+        dcpl = H5Dget_create_plist(ds);
+        CU_ASSERT(H5Pget_layout(dcpl) == H5D_CHUNKED);
+        nf = H5Pget_nfilters(dcpl);
+        for (f = 0; f < nf; f++) {
+            unsigned flags, cd[8];
+            size_t ncd = 8;
+            if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &ncd, cd, 0, NULL, NULL) ==
+                H5Z_FILTER_DEFLATE)
+                deflated = 1;
+        }
+        CU_ASSERT(deflated);
+        H5Pclose(dcpl);
+        sp = H5Dget_space(ds);
+        rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+        CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+        H5Sclose(sp);
+        H5Dclose(ds);
+    }
+
+    /* /status: uint8 [2][6], scales attached, codes described */
+    ds = H5Dopen2(file, "/status", H5P_DEFAULT);
+    CU_ASSERT_FATAL(ds >= 0);
+    {
+        hid_t t = H5Dget_type(ds);
+        CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1 &&
+                  H5Tget_sign(t) == H5T_SGN_NONE);
+        H5Tclose(t);
+    }
+    sp = H5Dget_space(ds);
+    rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+    CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+    H5Sclose(sp);
+    CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+    CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+    CU_ASSERT(attr_string_equals(file, "/status", "codes", NULL));
+    H5Dclose(ds);
+}
+
 /* servers = {1.5, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
  * servers = 1.5 is not a whole number of servers -> invalid; with one server,
  * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. */
@@ -107,12 +168,10 @@ static void test_zvp_sweep_mmc(void)
     zvp_model_file *mf = mmc_file(mu);
     const zvp_model *m;
     zvp_error err;
-    hid_t file, ds, sp, ax[2];
+    hid_t file, ax[2];
     double L[12], R[12], U[12], Lq[12], v;
     uint8_t st[12];
-    hsize_t dims[2];
-    int i, rank;
-    size_t k;
+    int i;
     char *created;
     ssize_t open_ids;
 
@@ -180,55 +239,7 @@ static void test_zvp_sweep_mmc(void)
         CU_ASSERT(memcmp(a, arrival, sizeof a) == 0);
     }
 
-    /* every output: shape, units, description, scales attached, chunked and deflated */
-    for (k = 0; k < m->n_outputs; k++) {
-        char p[128];
-        hid_t dcpl;
-        int nf, f, deflated = 0;
-        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
-        ds = H5Dopen2(file, p, H5P_DEFAULT);
-        CU_ASSERT_FATAL(ds >= 0);
-        CU_ASSERT(attr_string_equals(file, p, "units", m->outputs[k].unit));
-        CU_ASSERT(attr_string_equals(file, p, "description", NULL));
-        CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
-        CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
-        CU_ASSERT(H5DSis_attached(ds, ax[0], 1) == 0);
-        dcpl = H5Dget_create_plist(ds);
-        CU_ASSERT(H5Pget_layout(dcpl) == H5D_CHUNKED);
-        nf = H5Pget_nfilters(dcpl);
-        for (f = 0; f < nf; f++) {
-            unsigned flags, cd[8];
-            size_t ncd = 8;
-            if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &ncd, cd, 0, NULL, NULL) ==
-                H5Z_FILTER_DEFLATE)
-                deflated = 1;
-        }
-        CU_ASSERT(deflated);
-        H5Pclose(dcpl);
-        sp = H5Dget_space(ds);
-        rank = H5Sget_simple_extent_dims(sp, dims, NULL);
-        CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
-        H5Sclose(sp);
-        H5Dclose(ds);
-    }
-
-    /* /status: uint8 [2][6], scales attached, codes described */
-    ds = H5Dopen2(file, "/status", H5P_DEFAULT);
-    CU_ASSERT_FATAL(ds >= 0);
-    {
-        hid_t t = H5Dget_type(ds);
-        CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1 &&
-                  H5Tget_sign(t) == H5T_SGN_NONE);
-        H5Tclose(t);
-    }
-    sp = H5Dget_space(ds);
-    rank = H5Sget_simple_extent_dims(sp, dims, NULL);
-    CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
-    H5Sclose(sp);
-    CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
-    CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
-    CU_ASSERT(attr_string_equals(file, "/status", "codes", NULL));
-    H5Dclose(ds);
+    check_mmc_datasets(file, m, ax);
     H5Dclose(ax[0]);
     H5Dclose(ax[1]);
 
