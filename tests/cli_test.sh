@@ -45,7 +45,7 @@ expect 2 "no point of the sweep is valid" -- "$ZVP" sweep mmc --axis servers=1.5
 # no steady state: M/M/1 with lambda = mu
 expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
 # JSON: one object, outputs with value and unit, status ok
-if "$ZVP" eval sweetspot --json > "$T/e.json" 2>&1 && "$PY" - "$T/e.json" <<'PYEOF'
+if "$ZVP" eval sweetspot --json > "$T/e.json" 2>"$T/e.err" && "$PY" - "$T/e.json" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "ok", d
