@@ -149,5 +149,13 @@ expect 1 "did not converge.*last iterate" -- "$ZVP" solve mva --users 40 --think
 expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 1e-320 --mu 1e-310
 expect 2 "outside the range" -- "$ZVP" solve repairman --sources 3 --think 1e308 --service 1e308
 expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 0 --mu 1e-309 --json
+# getopt_long forms: --opt=value as --opt value; '--' ends the options; help anywhere
+j=$("$ZVP" solve mm1 --lambda=0.5 --mu=1 --json)
+close "mm1 --opt=value R" "$(field "$j" R)" 2 1e-14
+expect 2 "unexpected argument '--mu'" -- "$ZVP" solve mm1 --lambda 0.5 -- --mu 1
+expect 2 "option --mu is given twice for kind mm1 (first '1', then '2')" -- "$ZVP" solve mm1 --lambda .5 --mu=1 --mu 2
+expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" solve mm1 --lambda 1 --help
+expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" help solve
+expect 2 "needs a KIND" -- "$ZVP" solve --json
 echo "solve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

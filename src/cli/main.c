@@ -3,6 +3,7 @@
  * src/cli/README.md describes the commands, options, JSON conventions and exit statuses.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -52,7 +53,7 @@ static void overview(FILE *fp)
             "calibrated model file (NAME.ini in $ZVMPERF_DATA/params, ./calibration/params or\n"
             "%s/params) or a registered model with its uncalibrated defaults.\n"
             "Options take '--opt value' or '--opt=value'; '--' ends the options; an option given\n"
-            "twice is refused (but --axis).\n\n%s"
+            "twice is refused (except --axis).\n\n%s"
             "\nJSON: a quantity with a unit is {\"value\": V, \"unit\": U} (U \"1\": dimensionless);\n"
             "a NaN or infinite value is null, and \"nulls\" maps its JSON Pointer to the reason.\n",
             cli_datadir(), exit_text);
@@ -75,19 +76,53 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
-static int cli_help(const cli_ctx *c, int argc, char **argv)
+/* help --json: {"command": "help", "status", "commands": [{"name", "summary"}], "help": text} */
+static int help_json(const cli_command *cmd)
 {
-    const cli_command *cmd;
-    if (argc == 0) {
-        overview(stdout);
-        return CLI_EXIT_OK;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    json_t *d = cli_json_doc("help"), *list = json_array();
+    if (fp) {
+        if (cmd)
+            cli_print_command_help(cmd, fp);
+        else
+            overview(fp);
+        fclose(fp);
     }
-    if (argc > 1)
-        return cli_error(c, ZVP_EINVAL, "help takes one COMMAND ('%s' and '%s')", argv[0],
-                         argv[1]);
-    if ((cmd = find_command(argv[0])) == NULL)
-        return cli_error(c, ZVP_EINVAL, "unknown command '%s' (see 'zvmperf --help')", argv[0]);
-    cli_print_command_help(cmd, stdout);
+    for (size_t i = 0; list && i < N_COMMANDS; i++)
+        json_array_append_new(list, json_pack("{s:s, s:s}", "name", commands[i].name, "summary",
+                                              commands[i].summary));
+    cli_json_set(d, "status", json_string("ok"));
+    cli_json_set(d, "commands", list);
+    cli_json_set(d, "help", text ? json_string(text) : NULL);
+    free(text);
+    return cli_json_print(d);
+}
+
+static int cli_help(const cli_ctx *c0, int argc, char **argv)
+{
+    cli_ctx c = *c0;
+    cli_args a;
+    const cli_command *cmd = NULL;
+    int rc = cli_parse(&c, argc, argv, NULL, 0, "", &a);
+    if (rc)
+        return rc;
+    c.json = a.json;
+    if (a.n_pos > 1)
+        rc = cli_error(&c, ZVP_EINVAL, "help takes one COMMAND ('%s' and '%s')", a.pos[0],
+                       a.pos[1]);
+    else if (a.n_pos == 1 && (cmd = find_command(a.pos[0])) == NULL)
+        rc = cli_error(&c, ZVP_EINVAL, "unknown command '%s' (see 'zvmperf --help')", a.pos[0]);
+    cli_args_free(&a);
+    if (rc)
+        return rc;
+    if (c.json)
+        return help_json(cmd);
+    if (cmd)
+        cli_print_command_help(cmd, stdout);
+    else
+        overview(stdout);
     return CLI_EXIT_OK;
 }
 
@@ -107,12 +142,14 @@ int main(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     if (argc < 2) {
-        fprintf(stderr, "zvmperf: error: no command given\n");
+        fprintf(stderr, "zvmperf: error: no command given (usage below)\n");
         overview(stderr);
         return CLI_EXIT_BADINPUT;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return cli_help(&c, 0, argv + 2);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        overview(stdout);
+        return CLI_EXIT_OK;
+    }
     if (strcmp(argv[1], "--version") == 0) {
         printf("zvmperf %s\n", zvp_version());
         return CLI_EXIT_OK;
@@ -125,7 +162,7 @@ int main(int argc, char **argv)
     }
     c.command = cmd->name;
     c.json = cli_wants_json(argc - 2, argv + 2);
-    if (cmd->run != cli_help && cli_wants_help(argc - 2, argv + 2)) {
+    if (cli_wants_help(argc - 2, argv + 2)) {
         cli_print_command_help(cmd, stdout);
         return CLI_EXIT_OK;
     }

@@ -87,6 +87,15 @@ static int read_stdin_model(zvp_model_file **mf, zvp_error *err)
     return rc;
 }
 
+/* Append s to the string in buf (capacity cap), cut to fit. */
+static void append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    while (*s && n + 1 < cap)
+        buf[n++] = *s++;
+    buf[n] = '\0';
+}
+
 /* Look NAME (bare: no '/') up in the search path as NAME or NAME.ini. */
 static int find_calibrated(const char *name, char *found, size_t found_len)
 {
@@ -122,10 +131,12 @@ int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char 
             snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s", i ? ", " : "",
                      dirs[i]);
         snprintf(models, sizeof models, "%s", err->message);
-        snprintf(err->message, sizeof err->message,
-                 "'%.64s' is neither a model file nor a registered model, and no calibrated file "
-                 "%.64s%s is in %.160s: %.200s", arg, arg, strstr(arg, ".ini") ? "" : ".ini",
-                 where, models);
+        snprintf(err->message, sizeof err->message, "'%s' is neither a model file nor a "
+                 "registered model, and no calibrated file %s%s is in ", arg, arg,
+                 strstr(arg, ".ini") ? "" : ".ini");
+        append(err->message, sizeof err->message, where);
+        append(err->message, sizeof err->message, ": ");
+        append(err->message, sizeof err->message, models);
         return err->status = ZVP_ENOTFOUND;
     }
     found[0] = '\0';
