@@ -100,13 +100,13 @@ int cli_json_print(json_t *doc);
 /* Open a model argument: "-" reads a model file from standard input; an existing path or
  * one with '/' is read as a model file; a bare NAME is looked up as NAME(.ini) in the
  * calibrated-file search path (cli_search_path), then as a registered model (with its
- * defaults, said on stderr). *note receives a static note when the defaults are used
- * (NULL otherwise); *found the path read (or NULL). */
+ * defaults, said on stderr). found[found_len] receives the file read ("-" for standard
+ * input; empty for a registered model's defaults). Library status; message in err. */
 int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char *found,
                    size_t found_len, zvp_error *err);
 /* The directories searched for calibrated model files, in order: $ZVMPERF_DATA/params (if
- * set), ./calibration/params, ZVP_DATADIR/params. Returns how many were written to dirs
- * (each a static or buf-backed string, at most 3); buf holds the first. */
+ * set), calibration/params (relative to the working directory), ZVP_DATADIR/params.
+ * Writes at most n_max into buf; returns how many. */
 size_t cli_search_path(char buf[][4096], size_t n_max);
 /* The compiled-in data directory (PREFIX/share/zvmperf). */
 const char *cli_datadir(void);
@@ -133,7 +133,7 @@ extern const char cli_help_models[], cli_help_eval[], cli_help_sweep[], cli_help
 /* solve's help is built from its kind table. */
 void cli_solve_help(FILE *fp);
 
-/* Print the help of a command to fp (the solve help is generated). */
+/* Print the help of a command and the exit statuses to fp (solve's help is generated). */
 void cli_print_command_help(const cli_command *cmd, FILE *fp);
 
 /* NAME=VALUE overrides on a model file: each NAME once; returns 0 or an exit status
