@@ -6,7 +6,8 @@
 #   make calibrate  refit every fit file in calibration/fits/ and print one summary table
 #   make bench      benchmarks (figures printed, nothing asserted on time)
 #   make asan       the C and CLI suites built with AddressSanitizer + UBSan (build-asan/)
-#   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc)
+#   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc, man page,
+#                   bash completion, calibrated files under PREFIX/share/zvmperf)
 #   make clean
 
 # One version source: include/zvmperf/status.h (ZVP_VERSION_STRING); the soname follows MAJOR.
@@ -18,6 +19,11 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DATAROOTDIR  ?= $(PREFIX)/share
+# calibrated model files, fits and data (the CLI finds NAME.ini in $(DATADIR)/params)
+DATADIR      ?= $(DATAROOTDIR)/zvmperf
+MANDIR       ?= $(DATAROOTDIR)/man
+BASHCOMPDIR  ?= $(DATAROOTDIR)/bash-completion/completions
 # Debian's interpreter: the one that sees python3-numpy and python3-h5py.
 PYTHON       ?= /usr/bin/python3
 PKG_CONFIG   ?= pkg-config
@@ -95,8 +101,27 @@ $(B)/libzvmperf.so: $(B)/$(SONAME)
 $(STLIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The CLI writes its JSON with libjansson, and has the data directory compiled in
+# (src/cli/modelsrc.c): that object is rebuilt when DATADIR changes (a stamp file).
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+$(CLI_OBJ): ALL_CFLAGS += $(JANSSON_CFLAGS)
+$(B)/src/cli/modelsrc.o: ALL_CFLAGS += -DZVP_DATADIR='"$(DATADIR)"'
+$(B)/src/cli/modelsrc.o: $(B)/datadir.stamp
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+FORCE:
+
 $(CLI): $(CLI_OBJ) $(STLIB)
-	$(CC) $(RPATH) -o $@ $(CLI_OBJ) $(STLIB) $(ALL_LDLIBS)
+	$(CC) $(RPATH) -o $@ $(CLI_OBJ) $(STLIB) $(JANSSON_LIBS) $(ALL_LDLIBS)
+
+# man page from --help (help2man) and the bash completion script
+$(B)/zvmperf.1: $(CLI)
+	{ echo '[COMMANDS]'; for c in models eval sweep calibrate solve version; do \
+	  echo ".SS $$c"; echo '.nf'; $(CLI) help $$c | sed -n '/^Exit status:/q;s/\\/\\e/g;p'; echo '.fi'; \
+	  done; } > $(B)/zvmperf.h2m
+	help2man --no-info --no-discard-stderr --name='z/VM memory management performance models' \
+	  --version-string='$(VERSION)' --include=$(B)/zvmperf.h2m -o $@ $(CLI)
 
 $(TESTBIN): $(TEST_OBJ) $(STLIB)
 	$(CC) $(RPATH) -o $@ $(TEST_OBJ) $(STLIB) $(CUNIT_LIBS) $(ALL_LDLIBS)
@@ -108,7 +133,7 @@ $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 # Debian packages for the build, the tests and the notebooks; installed when missing (as root,
 # or with sudo). Run as its own make invocation: the flags above are read from pkg-config.
 DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools libcunit1-dev \
-            libinih-dev python3-numpy python3-h5py python3-matplotlib python3-pytest \
+            libinih-dev libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
             python3-setuptools jupyter-nbconvert python3-ipykernel
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -173,8 +198,15 @@ bench: $(BENCH_BINS) $(CLI)
 	sh bench/run.sh $(B) $(CLI)
 
 # ---- install ------------------------------------------------------------------------------
-install: all
+install: all $(B)/zvmperf.1
 	install -d $(DESTDIR)$(INCLUDEDIR)/zvmperf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(DATADIR)/params $(DESTDIR)$(DATADIR)/fits $(DESTDIR)$(DATADIR)/data \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 calibration/params/*.ini $(DESTDIR)$(DATADIR)/params/
+	install -m 644 calibration/fits/*.ini $(DESTDIR)$(DATADIR)/fits/
+	install -m 644 calibration/data/*.csv calibration/data/README.md $(DESTDIR)$(DATADIR)/data/
+	install -m 644 $(B)/zvmperf.1 $(DESTDIR)$(MANDIR)/man1/zvmperf.1
+	install -m 644 src/cli/zvmperf.bash-completion $(DESTDIR)$(BASHCOMPDIR)/zvmperf
 	install -m 644 include/zvmperf/*.h $(DESTDIR)$(INCLUDEDIR)/zvmperf/
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -193,6 +225,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/python3*/*-packages/zvmperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/zvmperf
 	rm -f $(DESTDIR)$(LIBDIR)/libzvmperf.* $(DESTDIR)$(BINDIR)/zvmperf $(DESTDIR)$(PKGCONFIGDIR)/zvmperf.pc
+	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(MANDIR)/man1/zvmperf.1 $(DESTDIR)$(BASHCOMPDIR)/zvmperf
 
 clean:
 	rm -rf $(B) build-asan $(DEMO_DIR) tests/tmp
