@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 #define APACHE_MAX_CORES 256
@@ -112,8 +112,6 @@ static const zvp_param_desc apache_outputs[N_OUTPUTS] = {
     {"sessions", "1", "client-server sessions (closed-network customers)", 0, INFINITY, 0, 0, 0},
 };
 
-static int is_integer(double v) { return v == floor(v); }
-
 static int apache_eval(const double *p, double *out, zvp_error *err)
 {
     const double n = p[P_CORES], s_gb = p[P_STORAGE_GB];
@@ -124,18 +122,7 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
     zvp_station cpu;
     int st;
 
-    if (!is_integer(n))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter cores = %.17g is not an integer in [1, %d]", n,
-                        APACHE_MAX_CORES);
-    if (!is_integer(p[P_AWM_CLIENTS]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter awm_clients = %.17g is not an integer in [0, 1e5]",
-                        p[P_AWM_CLIENTS]);
-    if (!is_integer(p[P_SESSIONS_PER_CLIENT]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter sessions_per_client = %.17g is not an integer in [1, 1000]",
-                        p[P_SESSIONS_PER_CLIENT]);
+    /* zvp_model_eval has checked every parameter; the product below is checked here */
     clients = p[P_AWM_CLIENTS] > 0 ? p[P_AWM_CLIENTS] : n / 2.0;
     sessions_d = ceil(clients * p[P_SESSIONS_PER_CLIENT]);
     if (sessions_d > 1e6)

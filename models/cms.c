@@ -54,7 +54,7 @@
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 #define US 1e-6
@@ -149,14 +149,6 @@ static const zvp_param_desc cms_outputs[N_OUTPUTS] = {
      0, INFINITY, 0, 0, 0},
 };
 
-static int check_int(const char *name, double v, double lo, double hi, zvp_error *err)
-{
-    if (v != floor(v))
-        return zvp_fail(err, ZVP_EINVAL, "cms: parameter %s = %.17g is not an integer in [%g, %g]",
-                        name, v, lo, hi);
-    return ZVP_SUCCESS;
-}
-
 static int cms_eval(const double *p, double *out, zvp_error *err)
 {
     enum { S_CPU, S_PAGE, S_XSTOR, S_IO, S_NET, N_ST };
@@ -167,12 +159,7 @@ static int cms_eval(const double *p, double *out, zvp_error *err)
     double page_ms, real_io, io_visits, x;
     int s;
 
-    if ((s = check_int("users", p[P_USERS], 0, 1e6, err)) ||
-        (s = check_int("cpus", p[P_CPUS], 1, CMS_MAX_CPUS, err)) ||
-        (s = check_int("page_volumes", p[P_PAGE_VOLUMES], 1, 1e4, err)) ||
-        (s = check_int("io_volumes", p[P_IO_VOLUMES], 1, 1e4, err)))
-        return s;
-
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     page_ms = p[P_PAGE_READ_MS] > 0 ? p[P_PAGE_READ_MS] : p[P_DASD_SERVICE_MS];
     real_io = p[P_OTHER_RIO_PER_CMD] + p[P_MDC_READS_PER_CMD] * (1.0 - p[P_MDC_HIT_RATIO]);
     io_visits = real_io / p[P_IO_VOLUMES]; /* real I/Os per command at one user volume */

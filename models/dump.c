@@ -42,7 +42,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 
@@ -87,29 +87,13 @@ static const zvp_param_desc dump_outputs[N_OUTPUTS] = {
     {"io_time_ms", "ms", "mean device time per I/O", 0, INFINITY, 0, 0, 0},
 };
 
-static int check_integer(zvp_error *err, const char *name, double v, const char *range)
-{
-    if (v != floor(v))
-        return zvp_fail(err, ZVP_EINVAL, "dump: parameter %s = %.17g is not an integer in %s", name,
-                        v, range);
-    return ZVP_SUCCESS;
-}
-
 static int dump_eval(const double *p, double *out, zvp_error *err)
 {
     const double f = p[P_FT_PCT] / 100.0, b_max = p[P_MAX_FRAMES], m = p[P_RUN];
     const double t0 = p[P_T0_MS] * MS, tf = p[P_TF_MS] * MS, x = p[P_FT_EXTRA];
     double n_main, n_io, dev_per_frame, tau;
-    int st;
 
-    for (int i = 0; i < N_OUTPUTS; i++)
-        out[i] = NAN;
-    if ((st = check_integer(err, "frames", p[P_FRAMES], "[0, 1e12]")) ||
-        (st = check_integer(err, "volumes", p[P_VOLUMES], "[1, 100000]")) ||
-        (st = check_integer(err, "max_frames_per_io", b_max, "[1, 1e6]")) ||
-        (st = check_integer(err, "chain_noncontiguous", p[P_CHAIN], "{0, 1}")))
-        return st;
-
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     if (p[P_CHAIN] == 1.0) {
         n_main = 1.0 / b_max;
     } else {

@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GIB 262144.0
 
@@ -153,10 +153,7 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
     const int direct = p[P_DIRECT_IO] != 0.0;
     double size[N_CLASSES], rate[N_CLASSES], miss[N_CLASSES];
     double cache = 0.0, in_progress = 0.0, buffers, inst, res, reads = 0.0, dpa, refs, p_miss;
-    if (p[P_DIRECT_IO] != floor(p[P_DIRECT_IO]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "fsio: parameter direct_io = %.17g is not an integer in [0, 1]",
-                        p[P_DIRECT_IO]);
+    /* zvp_model_eval has checked every parameter; cross-parameter conditions are checked here */
     dpa = p[P_REAL_MEMORY_GB] - p[P_CP_MEMORY_GB];
     if (dpa <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,

@@ -100,7 +100,7 @@
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GB 262144.0
 
@@ -466,27 +466,12 @@ static int oc_solve(const double *p, const oc_config *c, oc_state *s, zvp_error 
     return ZVP_SUCCESS;
 }
 
-static int check_int(const double *p, int i, zvp_error *err)
-{
-    const zvp_param_desc *d = &overcommit_params[i];
-    if (p[i] != floor(p[i]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "overcommit: parameter %s = %.17g is not an integer in [%g, %g]", d->name,
-                        p[i], d->min, d->max);
-    return ZVP_SUCCESS;
-}
-
 static int overcommit_eval(const double *p, double *out, zvp_error *err)
 {
-    static const int ints[] = {P_GUESTS,          P_CMM,        P_CMMA,  P_PGMBK_BELOW_2G,
-                               P_BASELINE,        P_BASELINE_GUESTS, P_PROCESSORS, P_VCPUS,
-                               P_PAGING_VOLUMES};
     oc_config cfg, base;
     oc_state s, sb;
     int st;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if ((st = check_int(p, ints[i], err)) != ZVP_SUCCESS)
-            return st;
+    /* zvp_model_eval has checked every parameter; only lo <= hi is checked here */
     if (p[P_LIFETIME_MIN_S] > p[P_LIFETIME_MAX_S])
         return zvp_fail(err, ZVP_EINVAL,
                         "overcommit: lifetime_min_s = %.17g must not exceed lifetime_max_s = %.17g",

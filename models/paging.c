@@ -38,7 +38,7 @@
 #include "registry.h"
 #include "paging.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 
@@ -121,10 +121,7 @@ static int paging_eval(const double *p, double *out, zvp_error *err)
     zvp_station_result q;
     int st;
 
-    set_nan(out);
-    if (c != floor(c))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "paging: parameter volumes = %.17g is not an integer in [1, 100000]", c);
+    set_nan(out); /* zvp_model_eval has checked the parameters (volumes is a whole number) */
     s_w = t_ov + bw * t_pg;
     s_r = t_ov + br * t_pg;
     io_w = lw / bw;

@@ -54,7 +54,7 @@
 #include "paging.h"
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GB 262144.0 /* 4 KiB frames per GiB */
 #define US 1e-6
@@ -254,17 +254,7 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     double idle_s = 0.0;
     int st;
 
-    if (cpus_d != floor(cpus_d))
-        return zvp_fail(err, ZVP_EINVAL, "sweetspot: parameter cpus = %.17g is not an integer in [1, 4096]",
-                        cpus_d);
-    if (users_d != floor(users_d))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameter users_per_phase = %.17g is not an integer in [1, 1e6]",
-                        users_d);
-    if (p[P_LOCK_ZONES] != floor(p[P_LOCK_ZONES]) || p[P_ZONE_MAX] != floor(p[P_ZONE_MAX]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameters lock_zones = %.17g and zone_max = %.17g must be integers",
-                        p[P_LOCK_ZONES], p[P_ZONE_MAX]);
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     cpus = (unsigned long)cpus_d;
     zones = p[P_LOCK_ZONES] >= 1 ? (unsigned long)p[P_LOCK_ZONES]
                                  : (unsigned long)fmin(cpus_d, p[P_ZONE_MAX]);
@@ -290,10 +280,6 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     net.work_s = p[P_CP_WORK_US] * US;
     if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
         return st;
-    if (p[P_PAGING_VOLUMES] != floor(p[P_PAGING_VOLUMES]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameter paging_volumes = %.17g is not an integer in [1, 1e5]",
-                        p[P_PAGING_VOLUMES]);
     pageout_per_s = zvp_paging_pageout_max_per_s(p[P_PAGING_VOLUMES], p[P_PAGES_PER_IO],
                                                  p[P_IO_OVERHEAD_MS] * 1e-3,
                                                  p[P_PAGE_TRANSFER_MS] * 1e-3);

@@ -8,7 +8,7 @@
  */
 #include <float.h>
 #include <math.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* Record ZVP_EINVAL unless value is finite and > 0. */
 static int check_positive(zvp_error *err, const char *what, double value)

@@ -44,7 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* gamma is rescaled by 2^-GAMMA_SHIFT when a term grows past 2^GAMMA_SHIFT. */
 #define GAMMA_SHIFT 900

@@ -12,7 +12,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* Smallest ratio of singular values of the column-scaled Jacobian (gamma, alpha, beta) for
  * which the fit counts as identified; below it the standard errors would be amplified
