@@ -199,7 +199,7 @@ static void test_zvp_mva_replicas(void)
 static void test_zvp_mva_large(void)
 {
     /* N = 1e5 customers, 100 stations: asymptotic bounds X <= min(N/(Z + D), 1/D_max)
-     * (QSP ch. 5; MODELS.md 4.1) and X -> 1/D_max far beyond N* = (D + Z)/D_max. */
+     * (QSP ch. 5; src/queue/README.md, exact MVA) and X -> 1/D_max far beyond N* = (D + Z)/D_max. */
     enum { K = 100 };
     const unsigned long n = 100000;
     zvp_station st[K];
@@ -235,7 +235,7 @@ static void test_zvp_mva_large(void)
 static void test_zvp_mva_multi_near_saturation(void)
 {
     /* m = 8 servers of demand 1 s (capacity 8/s), Z = 240 s: N* = (Z + D) m / D = 1928.
-     * The utilization-law closure of p(0|n) (MODELS.md 4.3) is unstable here: it gives
+     * The utilization-law closure of p(0|n) (src/queue/README.md, m-server stations) is unstable here: it gives
      * X(2000) = 7.49 (even with 60-digit arithmetic) against the exact 7.98. Checked
      * against the repairman chain (exact, independent algorithm); the marginals p(j|N) are
      * read from the documented scratch layout (q[1], r[1], p(0..7|N), ...) and must satisfy

@@ -230,7 +230,7 @@ static void test_zvp_repairman_c1_erlang_b(void)
     zvp_station_result r;
     zvp_error e;
     double b;
-    /* MODELS.md 1.2: p_0 = ErlangB(N, Z/S); N = 16, Z/S = 20: B(16, 20) from ref.py
+    /* models/README.md B1: p_0 = ErlangB(N, Z/S); N = 16, Z/S = 20: B(16, 20) from ref.py
      * (fractions). U = 1 - p_0, X = U/S; pwait = U with N - 1 sources = 1 - B(15, 20). */
     const double s = 0.5, z = 10.0;
     CU_ASSERT_EQUAL_FATAL(zvp_repairman(16, z, s, 1, &r, &e), ZVP_SUCCESS);

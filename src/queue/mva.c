@@ -1,44 +1,10 @@
 /*
- * src/queue/mva.c - exact single-class Mean Value Analysis (Reiser & Lavenberg 1980;
- * QSP ch. 6 for queueing and delay stations, ch. 8 for load-dependent ones; MODELS.md 4.1,
- * 4.3) with delay, single-server and m-server stations and `replicas` identical stations
- * per entry.
- *
- * For n = 1..N (Q_k(0) = 0, p_k(0|0) = 1):
- *   delay:   R_k(n) = D_k
- *   queue:   R_k(n) = D_k (1 + Q_k(n-1))
- *   m-server (rate min(j, m)/D_k with j present):
- *            R_k(n) = (D_k/m) [1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-1-j) p_k(j|n-1)]
- *   X(n) = n / (Z + sum_k replicas_k R_k(n)),   Q_k(n) = X(n) R_k(n)
- *   m-server marginals, j = 0..m-1 only (beyond m-1 the rate is constant and R needs
- *   nothing else): p_k(j|n) = X(n) D_k / j * p_k(j-1|n-1) for j = 1..m-1.
- *
- * p_k(0|n). The textbook closures p(0|n) = 1 - sum_{j>=1} p(j|n) and the utilization-law
- * form p(0|n) = 1 - U - sum_{j=1}^{m-1} (1 - j/m) p(j|n) (MODELS.md 4.3) are both
- * numerically UNSTABLE: an error in p(0|n) re-enters p(0|n+j) with gain
- * sum_j (1 - j/m) (X D)^j / j!, far above 1 once X D/m exceeds roughly 0.3. For m = 8,
- * D = 1, Z = 240 the clamped utilization-law recursion gives X(2000) = 7.49 against the
- * exact 7.98, and still fails with 60-digit arithmetic. We use instead the exact product
- * relation (Casale & Serazzi 2005 analyse the instability of the closures above)
- *     p_k(0|n) = G_{-k}(n)/G(n) = p_k(0|n-1) X(n) / X_{-k}(n),
- * where X_{-k} is the throughput of the network with one replica of entry k removed. Only
- * products of positive numbers are formed, so errors do not grow.
- *
- * X_{-k}(n) without recursion over subsets of stations: an m-server station of demand D
- * has the product-form factor f(j) = D^j / prod_{i<=j} min(i, m), whose generating
- * function is P(z) / (1 - a z) with a = D/m and P(z) = sum_{j=0}^{m-1} c_j z^j,
- * c_j = (D^j / j!) (1 - j/m) >= 0 (multiply F(z) by 1 - a z: all higher terms cancel).
- * So the complement network is H (every m-server station replaced by a single-server
- * queue of demand D/m: plain, stable MVA) convolved with one positive polynomial P per
- * m-server replica. Each convolution is applied in ratio form:
- *     gamma(n) = S'(n)/S(n) = sum_{j<m} c_j prod_{l<j} X_S(n-l),
- *     X_S'(n) = X_S(n) gamma(n-1) / gamma(n),
- * a sum of positive terms (kept with a binary exponent, since it can reach e^m).
- *
- * Special cases: an m-server station with m = 1 is a queueing station (same formula, same
- * bits); with m >= N it never queues and is exactly a delay station; with zero demand its
- * residence is 0. Cost O(N (M + 1) (K + sum_i replicas_i m_i)) for M m-server entries.
+ * src/queue/mva.c - exact single-class Mean Value Analysis with delay, single-server and
+ * m-server stations and `replicas` identical stations per entry (zvp_mva_exact). The
+ * recursion, the stable p(0|n) by complement networks and the cost are derived in
+ * src/queue/README.md, "Exact MVA" and "Multi-server stations".
  */
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>

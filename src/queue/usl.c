@@ -1,6 +1,6 @@
 /*
  * src/queue/usl.c - Universal Scalability Law (Gunther, "Guerrilla Capacity Planning",
- * Springer 2007, ch. 4-5; MODELS.md 4.5): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)),
+ * Springer 2007, ch. 4-5; src/queue/README.md, USL): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)),
  * evaluation, peak and a bounded nonlinear least-squares fit with GSL multifit_nlinear.
  */
 #include <float.h>
