@@ -123,7 +123,9 @@ const zvp_model zvp_model_apache = {
     "station (exact MVA) and a non-CPU delay; CPU per transaction split into guest emulation "
     "(grows with cores, USL contention) and CP work with a lock-spin term growing with the "
     "other cores times the storage managed (USL coherency).",
-    "report 000 (Memory Management Serialization Contention Relief and 2 TB Central Storage Support), Tables 2, 6, 7 (32-core column withheld); "
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 2, 6, 7 (32-core column withheld); "
     "exact MVA with an m-server station and the USL (src/queue/README.md)",
     N_PARAMS, apache_params,
     N_OUTPUTS, apache_outputs,

@@ -158,7 +158,9 @@ const zvp_model zvp_model_cms = {
     "CMS1 interactive workload: users with TPNS think time in a closed network of a "
     "multiprocessor CPU, paging DASD volumes, expanded-storage page-ins, user DASD volumes "
     "behind a minidisk cache, and an unmeasured per-command delay; exact MVA.",
-    "report 004 (2064 2-Way LPAR, 1G/2G: CMS1 with external TPNS), Table 1 and the DASD configuration table; exact MVA (src/queue/README.md)",
+    "report 004 ("
+    "2064 2-Way LPAR, 1G/2G: CMS1 with external TPNS), "
+    "Table 1 and the DASD configuration table; exact MVA (src/queue/README.md)",
     N_PARAMS, cms_params,
     N_OUTPUTS, cms_outputs,
     cms_eval,

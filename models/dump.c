@@ -84,7 +84,9 @@ const zvp_model zvp_model_dump = {
     "set by the release's chaining (any frames vs contiguous runs only, frame-table frames "
     "contiguous, other frames in geometric runs); rate by renewal-reward, elapsed = frames / "
     "rate.",
-    "report 003 (System Dump Improvements), Tables 2, 3, 4",
+    "report 003 ("
+    "System Dump Improvements), "
+    "Tables 2, 3, 4",
     N_PARAMS, dump_params,
     N_OUTPUTS, dump_outputs,
     dump_eval,

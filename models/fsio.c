@@ -171,7 +171,9 @@ const zvp_model zvp_model_fsio = {
     "CP during the I/O); z/VM residency of each page class from its re-reference rate and the "
     "residency time (Che / working-set), page reads from the non-resident referenced pages, "
     "share of the DPA and of z/VM's page reads.",
-    "report 002 (File system I/O workload), numbers stated in its text (CID 64/20)",
+    "report 002 ("
+    "File system I/O workload), "
+    "numbers stated in its text (CID 64/20)",
     N_PARAMS, fsio_params,
     N_OUTPUTS, fsio_outputs,
     fsio_eval,

@@ -420,7 +420,9 @@ const zvp_model zvp_model_overcommit = {
     "steep-knee lifetime function with a host-LRU inefficiency, paging hierarchy main -> XSTOR "
     "-> DASD by flow balance, paging DASD as an M/M/c station, z/VM 5.2 PGMBK-below-2-GB "
     "limit, throughput from exact MVA of virtual CPUs on the real processors with fault delays, relative to a baseline run.",
-    "report 001 (Cooperative Memory Management and Collaborative Memory Management Assist Results), numbers stated in its text; workload set-up from IBM 'z/VM Large Memory - "
+    "report 001 ("
+    "Cooperative Memory Management and Collaborative Memory Management Assist Results), "
+    "numbers stated in its text; workload set-up from IBM 'z/VM Large Memory - "
     "Linux on System z' (2007)",
     N_PARAMS, overcommit_params,
     N_OUTPUTS, overcommit_outputs,

@@ -126,7 +126,9 @@ const zvp_model zvp_model_paging = {
     "pages x transfer time; page-out ceiling volumes x pages_per_io / S_io (less the servers "
     "taken by page-ins); M/M/c (Erlang C) response time and device utilization at the given "
     "page-out and page-in rates.",
-    "report 000 (Memory Management Serialization Contention Relief and 2 TB Central Storage Support), Tables 3 and 4 (ETR of the DASD-limited CM4 phase = the page-out ceiling); "
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 3 and 4 (ETR of the DASD-limited CM4 phase = the page-out ceiling); "
     "block paging on a multi-server queue (models/README.md, paging)",
     N_PARAMS, paging_params,
     N_OUTPUTS, paging_outputs,

@@ -292,7 +292,9 @@ const zvp_model zvp_model_sweetspot = {
     "contention (one global lock on 6.3, per-zone locks on 6.4) in a closed network of CPUs "
     "solved by exact MVA, with a paging-DASD page-out ceiling and frame counts setting the "
     "phase times.",
-    "report 000 (Memory Management Serialization Contention Relief and 2 TB Central Storage Support), Tables 1, 3, 4",
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 1, 3, 4",
     N_PARAMS, sweetspot_params,
     N_OUTPUTS, sweetspot_outputs,
     sweetspot_eval,
