@@ -4,8 +4,9 @@
  * All functions are pure: inputs const, outputs last, no global state; safe to call
  * concurrently from OpenMP threads. The single-station kernels (zvp_mmc, zvp_mmck,
  * zvp_mminf, zvp_repairman) fail with ZVP_EINVAL, every output NaN, when the inputs are so
- * extreme that a result would overflow the double range (never an infinite output). Times in seconds, rates in 1/s. Erlang and
- * finite-source formulas are computed by recurrence or in log space (never a^c/c!).
+ * extreme that a result would overflow the double range (never an infinite output). Times
+ * in seconds, rates in 1/s. Erlang and finite-source formulas are computed by recurrence or
+ * in log space (never a^c/c!). The methods, in prose: src/queue/README.md.
  *
  * General sources: Kleinrock, "Queueing Systems, Vol. 1", Wiley 1975 (ch. 3, birth-death
  * queues); Gross, Shortle, Thompson & Harris, "Fundamentals of Queueing Theory", 4th ed.
@@ -41,7 +42,7 @@ extern "C" {
  * @param[out] blocking      B(c, a) in [0, 1].
  * @return ZVP_SUCCESS; ZVP_EINVAL for a NaN/negative/infinite load, c out of range or a
  *         NULL output (message names the argument, its value and the range).
- * Source: recurrence B_0 = 1, B_j = a B_{j-1} / (j + a B_{j-1}) (MODELS.md 1.2;
+ * Source: recurrence B_0 = 1, B_j = a B_{j-1} / (j + a B_{j-1}) (models/README.md B1;
  *         Gross et al. 2008, sec. 2.5). O(c) time, O(1) memory.
  */
 int zvp_erlang_b(double offered_load, unsigned long servers, double *blocking, zvp_error *err);
@@ -56,7 +57,7 @@ int zvp_erlang_b(double offered_load, unsigned long servers, double *blocking, z
  *         utilization a/c); ZVP_EINVAL for a NULL pwait, a NaN, negative or infinite
  *         offered_load, or c outside [1, ZVP_MAX_SERVERS] (message names the argument, its
  *         value and the range). Checked in that order.
- * Source: Gross et al. 2008, eq. (2.33)-(2.36); MODELS.md section 2.
+ * Source: Gross et al. 2008, eq. (2.33)-(2.36); models/README.md, paging.
  */
 int zvp_erlang_c(double offered_load, unsigned long servers, double *pwait, zvp_error *err);
 
@@ -112,7 +113,7 @@ int zvp_mmc(double arrival_rate_per_s, double service_rate_per_s, unsigned long 
  *                        On error every field is NaN.
  * @return ZVP_SUCCESS or ZVP_EINVAL (NULL out; N, c out of range; Z NaN/negative/infinite;
  *         S not finite and > 0).
- * Source: Kleinrock 1975, sec. 3.8-3.9; MODELS.md 1.2 (p_0 = ErlangB(N, Z/S) for c = 1).
+ * Source: Kleinrock 1975, sec. 3.8-3.9; models/README.md B1 (p_0 = ErlangB(N, Z/S) for c = 1).
  * Cost O(N) time at most (the walk starts at the mode and stops once terms fall below
  * e^-750 of it), O(1) memory. Thread safety: pure.
  */
@@ -175,19 +176,13 @@ typedef struct zvp_mva_result {
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL res; NULL stations with K > 0; bad demand, kind,
  *         servers (MULTI: 1..ZVP_MAX_SERVERS), replicas (>= 1), reserved (!= 0); Z bad;
  *         N out of range; Z + sum replicas x D = 0 with N > 0, or not finite); ZVP_ENOMEM.
- * Multi-server stations use the marginal-probability recursion over j = 0..m-1 only:
- * R_k(n) = (D_k/m)[1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-1-j) p_k(j|n-1)],
- * p_k(j|n) = X(n) D_k / j p_k(j-1|n-1) for j = 1..m-1. p_k(0|n) is NOT taken from the
- * utilization law (1 - U - sum ...), which is numerically unstable near saturation (errors
- * grow geometrically in n: m = 8, D = 1, Z = 240, N = 2000 gives X = 7.49 instead of 7.98),
- * but from the exact product p_k(0|n) = p_k(0|n-1) X(n) / X_{-k}(n), with X_{-k} the
- * throughput of the network without one replica of entry k. X_{-k} is obtained with positive
- * operations only, from the identity "m-server station = single-server queue of demand D/m
- * convolved with the polynomial sum_{j<m} (D^j/j!)(1 - j/m) z^j" (see src/queue/mva.c).
- * An m-server station with m = 1 gives exactly (bit for bit) the queueing-station answer;
- * with m >= N it is exactly a delay station.
+ * Multi-server stations: the marginal-probability recursion over j = 0..m-1, with p(0|n)
+ * from an exact product (stable near saturation, unlike the utilization-law closure); the
+ * formulation and its derivation are in src/queue/README.md, "Multi-server stations". An
+ * m-server station with m = 1 gives exactly (bit for bit) the queueing-station answer; with
+ * m >= N it is exactly a delay station.
  * Source: Reiser & Lavenberg 1980; QSP ch. 6 (single-server), ch. 8 (load-dependent);
- *         MODELS.md 4.1, 4.3; Casale & Serazzi 2005 (instability of p(0|n)).
+ *         src/queue/README.md; Casale & Serazzi 2005 (instability of p(0|n)).
  * Cost O(N (M + 1) (K + sum_k replicas_k m_k)) time for M m-server entries (O(N K) without
  * them, by a fast path that performs the same operations in the same order, so results are
  * bit-identical), memory as zvp_mva_scratch_doubles. Only entries with 2 <= m < N count
@@ -486,7 +481,7 @@ typedef struct zvp_usl_fit_result {
  * zvp_usl_fit - least-squares fit of X(N) to points (n_i, x_i) with GSL multifit_nlinear
  * (trust region, Levenberg-Marquardt), alpha = a^2 and beta = b^2 so that alpha, beta >= 0,
  * gamma free. Start: gamma = x at the smallest n divided by that n, a and b from the linear
- * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (MODELS.md 4.5).
+ * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (src/queue/README.md, USL).
  * Standard errors: sqrt(diag(s^2 (J^T J)^-1)), s^2 = rss/(len - 3), J the Jacobian of X in
  * (gamma, alpha, beta) at the estimates (for a != 0 identical to se(alpha) = 2|a| se(a)).
  * @param[in] n, x  [len] n_i >= 1 finite, x_i >= 0 finite; 3 <= len <= ZVP_USL_MAX_POINTS,

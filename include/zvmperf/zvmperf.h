@@ -8,6 +8,7 @@
 #include "status.h"
 #include "queue.h"
 #include "model.h"
+#include "modelfile.h"
 #include "sweep.h"
 #include "calibrate.h"
 #endif /* ZVMPERF_ZVMPERF_H */
