@@ -30,6 +30,8 @@ static int scalar(int kernel, const double *x, double *y)
         return zvp_erlang_b(x[0], (unsigned long)x[1], &y[0], NULL);
     case ZVP_BATCH_ERLANG_C:
         return zvp_erlang_c(x[0], (unsigned long)x[1], &y[0], NULL);
+    case ZVP_BATCH_USL:
+        return zvp_usl_eval(x[0], x[1], x[2], x[3], &y[0], NULL);
     case ZVP_BATCH_MMC:
         rc = zvp_mmc(x[0], x[1], (unsigned long)x[2], &r, NULL);
         break;
@@ -80,6 +82,12 @@ static void point_inputs(int kernel, size_t i, double *x)
     case ZVP_BATCH_MMINF:
         x[0] = 0.3 * t;
         x[1] = 0.5 + (double)(i % 3);
+        break;
+    case ZVP_BATCH_USL:
+        x[0] = 0.5 * t;              /* n = 0 with alpha >= 1: outside the law's domain */
+        x[1] = 10.0 + (double)(i % 3);
+        x[2] = (i % 10 == 0) ? 1.5 : 0.02 * (double)(i % 4);
+        x[3] = 1e-4 * (double)(i % 5);
         break;
     default:
         x[0] = (double)(i % 200);    /* sources */
@@ -139,6 +147,8 @@ static void test_batch_equals_scalar_bit_for_bit(void)
             CU_ASSERT(ok > NPTS / 4); /* the comparison covers real results */
             if (kernel == ZVP_BATCH_ERLANG_C || kernel == ZVP_BATCH_MMC)
                 CU_ASSERT(unstable > 0); /* and saturated points */
+            if (kernel == ZVP_BATCH_USL)
+                CU_ASSERT(ok < NPTS); /* and the n = 0, alpha >= 1 point */
         }
     }
 }
@@ -242,6 +252,8 @@ static void test_batch_bad_arguments(void)
     CU_ASSERT(ni == 4 && no == 8);
     CU_ASSERT_EQUAL(zvp_batch_shape(ZVP_BATCH_ERLANG_C, &ni, &no, NULL), ZVP_SUCCESS);
     CU_ASSERT(ni == 2 && no == 1);
+    CU_ASSERT_EQUAL(zvp_batch_shape(ZVP_BATCH_USL, &ni, &no, NULL), ZVP_SUCCESS);
+    CU_ASSERT(ni == 4 && no == 1);
 }
 
 int zvp_test_register_batch(void)

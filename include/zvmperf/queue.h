@@ -516,7 +516,8 @@ typedef enum zvp_batch_kernel {
                                 out: the 8 zvp_station_result fields, then pblock (9 rows) */
     ZVP_BATCH_MMINF = 4,     /* in: arrival_rate_per_s, service_rate_per_s; out: 8 fields */
     ZVP_BATCH_REPAIRMAN = 5, /* in: sources, think_s, service_s, servers; out: 8 fields */
-    ZVP_BATCH_N_KERNELS = 6
+    ZVP_BATCH_USL = 6,       /* in: n, gamma, alpha, beta; out: throughput (zvp_usl_eval) */
+    ZVP_BATCH_N_KERNELS = 7
 } zvp_batch_kernel;
 
 /* Rows of the zvp_station_result fields in a batch output, in declaration order:
@@ -535,8 +536,8 @@ int zvp_batch_shape(int kernel, size_t *n_inputs, size_t *n_outputs, zvp_error *
 
 /**
  * zvp_station_batch - evaluate one single-station kernel (zvp_erlang_b, zvp_erlang_c, zvp_mmc,
- * zvp_mmck, zvp_mminf, zvp_repairman) at n points, in parallel (OpenMP). Point i is exactly
- * the scalar call with inputs[k][i] (bit for bit, for any thread count).
+ * zvp_mmck, zvp_mminf, zvp_repairman; or zvp_usl_eval) at n points, in parallel (OpenMP).
+ * Point i is exactly the scalar call with inputs[k][i] (bit for bit, for any thread count).
  * @param[in]  kernel   a zvp_batch_kernel.
  * @param[in]  n        points, 0 <= n (0: nothing to do, success).
  * @param[in]  inputs   [n_inputs] pointers, each to [n] doubles (zvp_batch_shape), units as

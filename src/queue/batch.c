@@ -1,11 +1,11 @@
 /*
- * src/queue/batch.c - the single-station kernels over arrays (zvp_station_batch).
+ * src/queue/batch.c - the single-station kernels (and the USL) over arrays: zvp_station_batch.
  *
- * Each point is one call of the scalar kernel (zvp_erlang_b, zvp_erlang_c, zvp_mmc,
- * zvp_mmck, zvp_mminf, zvp_repairman) with the point's inputs, so a batch gives exactly the
- * scalar results, bit for bit, whatever the thread count. Points are independent: the loop
- * is an OpenMP loop with a dynamic schedule (the Erlang and finite-source kernels cost O(c)
- * or O(N), so points differ in cost). Per-point failures are recorded in `status`; the
+ * Each point is one call of the scalar kernel (zvp_erlang_b, zvp_erlang_c, zvp_mmc, zvp_mmck,
+ * zvp_mminf, zvp_repairman, zvp_usl_eval) with the point's inputs, so a batch gives exactly
+ * the scalar results, bit for bit, whatever the thread count. Points are independent: the
+ * loop is an OpenMP loop with a dynamic schedule (the Erlang and finite-source kernels cost
+ * O(c) or O(N), so points differ in cost). Per-point failures are recorded in `status`; the
  * message of the first failed point is recomputed afterwards on the calling thread (one
  * scalar call), so no error record is shared between threads.
  */
@@ -39,6 +39,7 @@ static const kernel_info KERNELS[ZVP_BATCH_N_KERNELS] = {
                          {"arrival_rate_per_s", "service_rate_per_s"}, {0, 0}},
     [ZVP_BATCH_REPAIRMAN] = {"repairman", 4, ZVP_BATCH_STATION_FIELDS,
                              {"sources", "think_s", "service_s", "servers"}, {1, 0, 0, 1}},
+    [ZVP_BATCH_USL] = {"usl", 4, 1, {"n", "gamma", "alpha", "beta"}, {0, 0, 0, 0}},
 };
 
 int zvp_batch_shape(int kernel, size_t *n_inputs, size_t *n_outputs, zvp_error *err)
@@ -80,6 +81,8 @@ static int eval_point(int kernel, size_t i, const double *x, double *y, zvp_erro
         return zvp_erlang_b(x[0], u[1], &y[0], err);
     case ZVP_BATCH_ERLANG_C:
         return zvp_erlang_c(x[0], u[1], &y[0], err);
+    case ZVP_BATCH_USL:
+        return zvp_usl_eval(x[0], x[1], x[2], x[3], &y[0], err);
     case ZVP_BATCH_MMC:
         rc = zvp_mmc(x[0], x[1], u[2], &r, err);
         break;
