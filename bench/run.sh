@@ -2,9 +2,10 @@
 # bench/run.sh - run the benchmarks (make bench): sh bench/run.sh BUILD_DIR CLI
 #   e.g. sh bench/run.sh build build/zvmperf
 # Runs BUILD_DIR/<name> for every bench/<name>.c (one program each), then times the CLI
-# on the `make demo` sweep grid. Figures are printed; nothing is asserted on time. Exits 1
-# if a benchmark program fails (bench_sweep also fails when the 1- and 2-thread results
-# differ).
+# on the `make demo` sweep grid. bench_sweep times the HDF5 sweep (zvp_sweep_run) and the
+# same grid in memory (zvp_eval_grid), each with 1 and 2 threads. Figures are printed;
+# nothing is asserted on time. Exits 1 if a benchmark program fails (bench_sweep also fails
+# when the 1- and 2-thread results differ, in the files or in memory).
 set -u
 B=${1:-build}
 CLI=${2:-build/zvmperf}
