@@ -51,6 +51,7 @@ ZVP_POINT_NOT_COMPUTED = 0
 ZVP_POINT_OK = 1
 ZVP_POINT_UNSTABLE = 2
 ZVP_POINT_INVALID = 3
+ZVP_POINT_FAILED = 4  # in memory only (zvp_eval_points/_grid): any other model status
 
 # ---- Station kinds (queue.h) ----------------------------------------------------------------
 ZVP_STATION_QUEUE = 0

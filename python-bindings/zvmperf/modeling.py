@@ -26,6 +26,7 @@ __all__ = ["ParamDesc", "Model", "models", "model_names", "model", "eval", "Eval
 # 3 invalid; a point that failed otherwise, e.g. ZVP_EMAXITER, counts as invalid).
 _POINT_CODES = np.array([C.ZVP_POINT_INVALID, C.ZVP_POINT_OK, C.ZVP_POINT_UNSTABLE] +
                         [C.ZVP_POINT_INVALID] * 253, dtype=np.uint8)
+assert _POINT_CODES[C.ZVP_POINT_FAILED] == C.ZVP_POINT_INVALID
 
 
 # ---- Model registry (model.h) -----------------------------------------------------------------
