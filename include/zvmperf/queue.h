@@ -497,6 +497,64 @@ typedef struct zvp_usl_fit_result {
 int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
                 zvp_error *err);
 
+/* ---- Single-station kernels over arrays (src/queue/batch.c) ------------------------------ */
+
+/* Kernels of zvp_station_batch, with their inputs (each an array [n], in this order) and
+ * outputs (rows of the output-major array, in this order). Counts (servers, capacity,
+ * sources) are passed as doubles holding whole numbers. */
+typedef enum zvp_batch_kernel {
+    ZVP_BATCH_ERLANG_B = 0,  /* in: offered_load, servers; out: blocking (1 row) */
+    ZVP_BATCH_ERLANG_C = 1,  /* in: offered_load, servers; out: pwait (1 row) */
+    ZVP_BATCH_MMC = 2,       /* in: arrival_rate_per_s, service_rate_per_s, servers;
+                                out: the 8 zvp_station_result fields (M/M/1: servers = 1) */
+    ZVP_BATCH_MMCK = 3,      /* in: arrival_rate_per_s, service_rate_per_s, servers, capacity;
+                                out: the 8 zvp_station_result fields, then pblock (9 rows) */
+    ZVP_BATCH_MMINF = 4,     /* in: arrival_rate_per_s, service_rate_per_s; out: 8 fields */
+    ZVP_BATCH_REPAIRMAN = 5, /* in: sources, think_s, service_s, servers; out: 8 fields */
+    ZVP_BATCH_USL = 6,       /* in: n, gamma, alpha, beta; out: throughput (zvp_usl_eval) */
+    ZVP_BATCH_N_KERNELS = 7
+} zvp_batch_kernel;
+
+/* Rows of the zvp_station_result fields in a batch output, in declaration order:
+ * throughput_per_s, utilization, busy_servers, mean_in_system, mean_in_queue, response_s,
+ * wait_s, pwait. */
+#define ZVP_BATCH_STATION_FIELDS 8
+
+/**
+ * zvp_batch_shape - number of input arrays and output rows of a batch kernel.
+ * @param[in]  kernel     a zvp_batch_kernel.
+ * @param[out] n_inputs   inputs per point (2 to 4); may be NULL.
+ * @param[out] n_outputs  output rows (1, 8 or 9); may be NULL.
+ * @return ZVP_SUCCESS; ZVP_EINVAL for an unknown kernel (outputs set to 0).
+ */
+int zvp_batch_shape(int kernel, size_t *n_inputs, size_t *n_outputs, zvp_error *err);
+
+/**
+ * zvp_station_batch - evaluate one single-station kernel (zvp_erlang_b, zvp_erlang_c, zvp_mmc,
+ * zvp_mmck, zvp_mminf, zvp_repairman; or zvp_usl_eval) at n points, in parallel (OpenMP).
+ * Point i is exactly the scalar call with inputs[k][i] (bit for bit, for any thread count).
+ * @param[in]  kernel   a zvp_batch_kernel.
+ * @param[in]  n        points, 0 <= n (0: nothing to do, success).
+ * @param[in]  inputs   [n_inputs] pointers, each to [n] doubles (zvp_batch_shape), units as
+ *                      the scalar kernel (rates 1/s, times s, loads in Erlangs). A count must
+ *                      be a whole number in [0, 2^53]; otherwise that point fails with
+ *                      ZVP_EINVAL ("<name>[i] = <value> is not a whole number ...").
+ * @param[out] outputs  [n_outputs * n] doubles, OUTPUT-MAJOR: outputs[j * n + i] is output j
+ *                      of point i; NaN where the point failed.
+ * @param[out] status   [n] per-point status: the scalar kernel's return code (ZVP_SUCCESS,
+ *                      ZVP_EUNSTABLE: no steady state, ZVP_EINVAL: bad input at that point).
+ * @param[in]  threads  OpenMP threads, >= 0 (0 = the OpenMP default).
+ * @param[out] err      may be NULL. When every point succeeds, err->status = ZVP_SUCCESS and
+ *                      the message is empty; when some fail, err gets the status and message of
+ *                      the first failed point (lowest i), as the scalar call gives them.
+ * @return ZVP_SUCCESS when the arguments are valid, even if points fail (status says which);
+ *         ZVP_EINVAL for an unknown kernel, threads < 0, or a NULL inputs, input array,
+ *         outputs or status with n > 0 (nothing is written then).
+ * Cost: the sum of the scalar calls' costs, over the threads. Thread safety: pure.
+ */
+int zvp_station_batch(int kernel, size_t n, const double *const *inputs, double *outputs,
+                      uint8_t *status, int threads, zvp_error *err);
+
 #ifdef __cplusplus
 }
 #endif
