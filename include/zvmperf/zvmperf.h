@@ -9,5 +9,7 @@
 #include "queue.h"
 #include "model.h"
 #include "sweep.h"
-#include "calibrate.h"
+#include "table.h"
+#include "fit.h"
+#include "fitfile.h"
 #endif /* ZVMPERF_ZVMPERF_H */
