@@ -174,7 +174,7 @@ static const char *const role_text[] = {"", "fixed", "a per-row input", "free"};
 
 /* Checks common to the declarations: fit not NULL, no rows yet; then the parameter's index
  * (ZVP_ENOTFOUND) and that it has no other role. */
-static int claim_param(zvp_fit *fit, const char *name, int role, size_t *index, zvp_error *err)
+static int claim_param(zvp_fit *fit, const char *name, size_t *index, zvp_error *err)
 {
     zvp_error e;
     long idx;
@@ -192,7 +192,6 @@ static int claim_param(zvp_fit *fit, const char *name, int role, size_t *index, 
         return zvp_fail(err, ZVP_EINVAL,
                         "parameter '%s' is already %s (a parameter is fixed, a per-row input, "
                         "or free)", name, role_text[fit->roles[idx]]);
-    (void)role;
     *index = (size_t)idx;
     return ZVP_SUCCESS;
 }
@@ -200,7 +199,7 @@ static int claim_param(zvp_fit *fit, const char *name, int role, size_t *index, 
 int zvp_fit_set_fixed(zvp_fit *fit, const char *name, double value, zvp_error *err)
 {
     size_t idx;
-    int st = claim_param(fit, name, ZVP_ROLE_FIXED, &idx, err);
+    int st = claim_param(fit, name, &idx, err);
     if (st)
         return st;
     const zvp_param_desc *d = &fit->model->params[idx];
@@ -219,7 +218,7 @@ int zvp_fit_add_free(zvp_fit *fit, const char *name, double start, double lo, do
                      zvp_error *err)
 {
     size_t idx;
-    int st = claim_param(fit, name, ZVP_ROLE_FREE, &idx, err);
+    int st = claim_param(fit, name, &idx, err);
     if (st)
         return st;
     const zvp_param_desc *d = &fit->model->params[idx];
@@ -251,7 +250,7 @@ int zvp_fit_add_free(zvp_fit *fit, const char *name, double start, double lo, do
 int zvp_fit_add_input(zvp_fit *fit, const char *name, zvp_error *err)
 {
     size_t idx;
-    int st = claim_param(fit, name, ZVP_ROLE_INPUT, &idx, err);
+    int st = claim_param(fit, name, &idx, err);
     if (st)
         return st;
     fit->inputs[fit->n_inputs].column = zvp_strdup(name);

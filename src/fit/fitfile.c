@@ -146,6 +146,7 @@ static int parse_fit_section(ff_reader *r, zvp_fit_parameters *pp, zvp_error *er
         if (zvp_parse_double(r->starts, &v) || v != floor(v))
             return zvp_fail(err, ZVP_EPARSE, "%s: [fit] starts = %s: not an integer", r->path,
                             r->starts);
+        /* the range is zvp_fit_check_parameters's */
         pp->starts = v >= 1 && v <= 10000 ? (size_t)v : 0;
         zvp_error_clear(&e);
         if (zvp_fit_check_parameters(pp, &e))
