@@ -29,7 +29,7 @@ PYTHON       ?= /usr/bin/python3
 PKG_CONFIG   ?= pkg-config
 CC           ?= cc
 
-DEPS_PKGS   := gsl hdf5 inih
+DEPS_PKGS   := gsl hdf5
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null) -lhdf5_hl
 CUNIT_CFLAGS:= $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
@@ -133,7 +133,7 @@ $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 # Debian packages for the build, the tests and the notebooks; installed when missing (as root,
 # or with sudo). Run as its own make invocation: the flags above are read from pkg-config.
 DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools libcunit1-dev \
-            libinih-dev libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
+            libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
             python3-setuptools jupyter-nbconvert python3-ipykernel
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \

@@ -10,5 +10,7 @@
 #include "model.h"
 #include "modelfile.h"
 #include "sweep.h"
-#include "calibrate.h"
+#include "table.h"
+#include "fit.h"
+#include "fitfile.h"
 #endif /* ZVMPERF_ZVMPERF_H */
