@@ -127,7 +127,7 @@ b=$("$ZVP" eval - --json < calibration/params/paging-zvm64.ini | "$PY" -c 'impor
 printf '[model]\nname = mmc\n[parameters]\nservers = 2\n' | "$ZVP" eval - arrival_rate_per_s=1 service_rate_per_s=1 --json > "$T/stdin.json"
 "$PY" -c 'import json,sys; o=json.load(open(sys.argv[1]))["outputs"]; assert abs(o["pwait"]["value"] - 1/3) < 1e-14, o' "$T/stdin.json" && ok || bad "eval - (mmc c=2, a=1: Erlang C = 1/3)"
 printf '[model]\nname = mmc\n[parameters]\nbroken line\n' > "$T/bad-stdin.ini"
-expect 2 "standard input):4" -- sh -c "'$ZVP' eval - < '$T/bad-stdin.ini'"
+expect 2 "<stdin>:4" -- sh -c "'$ZVP' eval - < '$T/bad-stdin.ini'"
 expect 0 "1 points (1 ok" -- sh -c "printf '[model]\\nname = mmc\\n' | '$ZVP' sweep - --axis servers=1 -o '$T/stdin.h5'"
 
 # ---- --json on every command: one valid JSON object on stdout -----------------------------

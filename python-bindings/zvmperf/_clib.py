@@ -26,10 +26,29 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c
 import numpy as np
 
 # ---- Version (status.h) -------------------------------------------------------------------
-ZVP_VERSION_MAJOR = 0
-ZVP_VERSION_MINOR = 1
-ZVP_VERSION_PATCH = 0
-ZVP_VERSION_STRING = "0.1.0"
+# One version source: include/zvmperf/status.h. `make` writes it into _version.py (not
+# committed); in a source tree without that file it is read from the header directly.
+def _read_version():
+    try:
+        from ._version import ZVP_VERSION_STRING as v
+        return v
+    except ImportError:
+        import re
+        header = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                              "include", "zvmperf", "status.h")
+        try:
+            with open(header, encoding="utf-8") as fh:
+                m = re.search(r'#define ZVP_VERSION_STRING "([0-9]+\.[0-9]+\.[0-9]+)"', fh.read())
+        except OSError:
+            m = None
+        if not m:
+            raise ImportError("zvmperf: no _version.py (run `make`) and no include/zvmperf/status.h "
+                              "beside the package to read the version from")
+        return m.group(1)
+
+
+ZVP_VERSION_STRING = _read_version()
+ZVP_VERSION_MAJOR, ZVP_VERSION_MINOR, ZVP_VERSION_PATCH = (int(x) for x in ZVP_VERSION_STRING.split("."))
 ZVP_VERSION_NUMBER = ZVP_VERSION_MAJOR * 10000 + ZVP_VERSION_MINOR * 100 + ZVP_VERSION_PATCH
 
 # ---- Status codes (status.h) ----------------------------------------------------------------

@@ -28,65 +28,6 @@ size_t cli_search_path(char buf[][4096], size_t n_max)
     return n;
 }
 
-/* Replace every occurrence of `from` in msg by `to` (in place, cut to the buffer). */
-static void replace_all(char *msg, size_t cap, const char *from, const char *to)
-{
-    char out[ZVP_ERRMSG_MAX];
-    size_t o = 0, fl = strlen(from);
-    for (const char *p = msg; *p && o + 1 < sizeof out;) {
-        if (fl && strncmp(p, from, fl) == 0) {
-            for (const char *t = to; *t && o + 1 < sizeof out; t++)
-                out[o++] = *t;
-            p += fl;
-        } else {
-            out[o++] = *p++;
-        }
-    }
-    out[o] = '\0';
-    snprintf(msg, cap, "%s", out);
-}
-
-/* Standard input as a model file. The library reads model files by path only, so the
- * text goes to a temporary file in $TMPDIR (removed at once after reading); messages name
- * "-" (standard input) instead of that file. */
-static int read_stdin_model(zvp_model_file **mf, zvp_error *err)
-{
-    const char *tmp = getenv("TMPDIR");
-    char path[4096], buf[65536];
-    size_t n;
-    int fd, rc = ZVP_SUCCESS;
-    FILE *fp;
-    snprintf(path, sizeof path, "%s/zvmperf-stdin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if ((fd = mkstemp(path)) < 0 || !(fp = fdopen(fd, "w"))) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(path);
-        }
-        snprintf(err->message, sizeof err->message,
-                 "cannot create a temporary file in %s to read the model file from standard "
-                 "input", tmp && *tmp ? tmp : "/tmp");
-        return err->status = ZVP_EIO;
-    }
-    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-        if (fwrite(buf, 1, n, fp) != n)
-            rc = ZVP_EIO;
-    if (ferror(stdin))
-        rc = ZVP_EIO;
-    if (fclose(fp) != 0)
-        rc = ZVP_EIO;
-    if (rc != ZVP_SUCCESS) {
-        unlink(path);
-        snprintf(err->message, sizeof err->message,
-                 "cannot read the model file from standard input");
-        return err->status = rc;
-    }
-    rc = zvp_model_file_read(path, mf, err);
-    unlink(path);
-    if (rc != ZVP_SUCCESS)
-        replace_all(err->message, sizeof err->message, path, "- (standard input)");
-    return rc;
-}
-
 /* Append s to the string in buf (capacity cap), cut to fit. */
 static void append(char *buf, size_t cap, const char *s)
 {
@@ -119,7 +60,7 @@ int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char 
     *mf = NULL;
     snprintf(found, found_len, "%s", arg);
     if (strcmp(arg, "-") == 0)
-        return read_stdin_model(mf, err);
+        return zvp_model_file_read("-", mf, err); /* read once, from memory */
     if (access(arg, F_OK) == 0 || strchr(arg, '/'))
         return zvp_model_file_read(arg, mf, err);
     if (find_calibrated(arg, found, found_len))
