@@ -47,4 +47,11 @@ if [ -x "$CLI" ] && [ -r "$PARAMS" ]; then
 else
     echo "== CLI timing skipped ($CLI or $PARAMS missing) =="
 fi
+# Python's broadcast eval (one C call) against the CLI sweep on a 1.7-million-point grid
+PY=${PYTHON:-/usr/bin/python3}
+if [ -x "$CLI" ] && "$PY" -c "import numpy, h5py" 2>/dev/null; then
+    echo "== Python grid vs CLI sweep =="
+    PYTHONPATH=python-bindings ZVMPERF_LIB="$B/libzvmperf.so" "$PY" bench/bench_python_grid.py \
+        --cli "$CLI" --threads 2 --repeat 1 || rc=1
+fi
 exit $rc
