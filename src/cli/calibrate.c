@@ -17,7 +17,8 @@ const char cli_help_calibrate[] =
     "Fit a model's free parameters to measured data as FITFILE describes (e.g.\n"
     "calibration/fits/sweetspot-zvm64.ini), print the report (estimates with standard errors,\n"
     "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line, and\n"
-    "write the calibrated model file and the same report as HDF5.\n"
+    "write the calibrated model file and the same report as HDF5. A model file that would\n"
+    "not change but for its fitted_at line is left as it is (the summary says [unchanged]).\n"
     "\n"
     "Options:\n"
     "  -o, --output MODELFILE  the model file to write (default: 'output' in [fit])\n"
@@ -25,7 +26,8 @@ const char cli_help_calibrate[] =
     "      --json              instead of the text report, one JSON object: \"fit\", \"model\",\n"
     "                          \"release\", \"rows\", \"free\", \"r2_min\", \"mape_pct\", \"worst\",\n"
     "                          \"parameters\" (estimate and stderr as {\"value\", \"unit\"}),\n"
-    "                          \"outputs\" (r2, rmse, mape), \"model_file\", \"report_h5\", \"status\"\n"
+    "                          \"outputs\" (r2, rmse, mape), \"model_file\", \"model_file_unchanged\",\n"
+    "                          \"report_h5\", \"status\"\n"
     "  -h, --help              this help\n";
 
 enum { O_OUTPUT, O_H5, N_OPTS };
