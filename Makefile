@@ -3,7 +3,10 @@
 #   make deps       install the Debian packages the build, tests and notebooks need (when missing)
 #   make check      every test: CUnit (tests/), CSV transcription check, CLI checks, Python
 #   make demo       the main job: calibrate from calibration/, then sweep sweetspot into HDF5
-#   make calibrate  refit every fit file in calibration/fits/ and print one summary table
+#                   (leaves a clean checkout clean: calibrated files that would not change are
+#                   not rewritten)
+#   make calibrate  refit every fit file in calibration/fits/ in dependency order (a fit after the
+#                   fit that writes its base) and print one summary table
 #   make bench      benchmarks (figures printed, nothing asserted on time)
 #   make asan       the C and CLI suites built with AddressSanitizer + UBSan (build-asan/)
 #   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc, man page,
@@ -70,7 +73,8 @@ STLIB       := $(B)/libzvmperf.a
 CLI         := $(B)/zvmperf
 TESTBIN     := $(B)/test_zvp
 
-.PHONY: all lib cli deps check test test-c test-exports asan test-csv test-cli test-python demo calibrate bench \
+.PHONY: all lib cli deps check test test-c test-exports asan test-csv test-cli test-bad-input test-python demo \
+        calibrate bench \
         install install-python uninstall clean notebooks
 
 all: lib cli
@@ -166,9 +170,14 @@ test-c: $(TESTBIN) $(CLI)
 test-csv:
 	$(PYTHON) tests/check_csv.py calibration/data ../shared/reports
 
-test-cli: $(CLI)
+test-cli: $(CLI) test-bad-input
 	sh tests/cli_test.sh $(CLI)
 	sh tests/solve_test.sh $(CLI)
+
+# the bad-input table tests/bad_input.tsv (pending rows listed, not run; BAD_INPUT_ALL=1 runs them
+# and says which pass now). It needs the shared library for its Python rows.
+test-bad-input: $(CLI) lib
+	sh tests/bad_input.sh $(CLI)
 
 test-python: lib
 	@if [ -d python-bindings/tests ]; then \

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "util/atomic.h"
+#include "util/ini.h"
 
 const char cli_help_calibrate[] =
     "Usage: zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5] [--json]\n"
@@ -16,7 +19,9 @@ const char cli_help_calibrate[] =
     "calibration/fits/sweetspot-zvm64.ini), print the report (estimates with standard errors,\n"
     "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line, and\n"
     "write the calibrated model file and the same report as HDF5: both or neither (each goes\n"
-    "to a temporary file first), never over an input (fit, data, join or base file).\n"
+    "to a temporary file first), never over an input (fit, data, join or base file). A model\n"
+    "file that would not change but for its fitted_at line is left as it is (the summary says\n"
+    "[unchanged]).\n"
     "\n"
     "Options:\n"
     "  -o, --output MODELFILE  the model file to write (default: 'output' in [fit])\n"
@@ -24,7 +29,8 @@ const char cli_help_calibrate[] =
     "      --json              instead of the text report, one JSON object: \"fit\", \"model\",\n"
     "                          \"release\", \"rows\", \"free\", \"r2_min\", \"mape_pct\", \"worst\",\n"
     "                          \"parameters\" (estimate and stderr as {\"value\", \"unit\"}),\n"
-    "                          \"outputs\" (r2, rmse, mape), \"model_file\", \"report_h5\", \"status\"\n"
+    "                          \"outputs\" (r2, rmse, mape), \"model_file\", \"model_file_unchanged\",\n"
+    "                          \"report_h5\", \"status\"\n"
     "  -h, --help              this help\n";
 
 enum { O_OUTPUT, O_H5, N_OPTS };
@@ -36,6 +42,7 @@ typedef struct summary {
     double r2min, worst_pct;
     size_t wi, wj;
     int has_worst;
+    int unchanged; /* the model file already holds this content (but fitted_at): not rewritten */
 } summary;
 
 static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s)
@@ -79,10 +86,11 @@ static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s
 static void print_summary(const zvp_fit_result *res, const summary *s)
 {
     const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
-    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", s->name,
+    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)%s\n", s->name,
            m->name, s->release, zvp_fit_result_n_rows(res), zvp_fit_result_n_free(res), s->r2min,
            zvp_fit_result_mape_all(res), s->has_worst ? zvp_fit_result_row_label(res, s->wi) : "-",
-           s->has_worst ? zvp_fit_result_output_name(res, s->wj) : "-", s->worst_pct);
+           s->has_worst ? zvp_fit_result_output_name(res, s->wj) : "-", s->worst_pct,
+           s->unchanged ? " [unchanged]" : "");
 }
 
 /* The unit of a model parameter or output by name ("" when not found). */
@@ -134,8 +142,61 @@ static int print_json(const zvp_fit_result *res, const summary *s, const char *o
     cli_json_set(d, "iterations", json_integer((json_int_t)zvp_fit_result_iterations(res)));
     cli_json_set(d, "converged", json_boolean(zvp_fit_result_converged(res)));
     cli_json_set(d, "model_file", json_string(out));
+    cli_json_set(d, "model_file_unchanged", json_boolean(s->unchanged));
     cli_json_set(d, "report_h5", json_string(h5));
     return cli_json_print(d);
+}
+
+/* p moved past any lines that set `fitted_at` ("fitted_at = ..."). */
+static const char *skip_fitted_at(const char *p)
+{
+    static const char key[] = "fitted_at";
+    while (strncmp(p, key, sizeof key - 1) == 0 &&
+           p[sizeof key - 1 + strspn(p + sizeof key - 1, " \t")] == '=')
+        p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p);
+    return p;
+}
+
+/* Text equality line by line, skipping the lines that set `fitted_at` (the only line a refit
+ * of unchanged inputs changes). */
+static int same_but_fitted_at(const char *a, const char *b)
+{
+    for (;;) {
+        a = skip_fitted_at(a);
+        b = skip_fitted_at(b);
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la) != 0 || (a[la] == '\0') != (b[lb] == '\0'))
+            return 0;
+        if (a[la] == '\0')
+            return 1;
+        a += la + 1;
+        b += lb + 1;
+    }
+}
+
+/* 1 when the regular file `out` already holds what writing mf would give, but for the
+ * `fitted_at` line: the caller then leaves it alone (no churn of calibrated files). Any
+ * doubt (no such file, not a regular file, a read or write failure) gives 0: write. The new
+ * text is written to a private temporary file and read back, so it is exactly what
+ * zvp_model_file_write produces. */
+static int model_file_unchanged(const zvp_model_file *mf, const char *out)
+{
+    struct stat sb;
+    char tmp[] = "/tmp/zvmperf-calibrate-XXXXXX";
+    char *old = NULL, *neu = NULL;
+    size_t lo = 0, ln = 0;
+    int fd, same = 0;
+    if (stat(out, &sb) != 0 || !S_ISREG(sb.st_mode) || (fd = mkstemp(tmp)) < 0)
+        return 0;
+    close(fd);
+    if (zvp_model_file_write(mf, tmp, NULL) == ZVP_SUCCESS &&
+        zvp_read_input(tmp, ZVP_INI_MAX_BYTES, &neu, &ln, NULL) == ZVP_SUCCESS &&
+        zvp_read_input(out, ZVP_INI_MAX_BYTES, &old, &lo, NULL) == ZVP_SUCCESS)
+        same = strlen(old) == lo && strlen(neu) == ln && same_but_fitted_at(old, neu);
+    unlink(tmp);
+    free(old);
+    free(neu);
+    return same;
 }
 
 /* REPORT path beside the model file: foo.ini -> foo.report.h5 */
@@ -213,16 +274,21 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
         summarize(fitpath, res, &s);
+        s.unchanged = model_file_unchanged(zvp_fit_result_model_file(res), out);
         if (!c->json) {
             zvp_fit_result_print(res, stdout);
             print_summary(res, &s);
         }
-        st = write_outputs(res, out, h5, &err);
+        /* an unchanged model file is left alone: only the report is (atomically) written */
+        st = s.unchanged ? zvp_fit_result_write_h5(res, h5, &err)
+                         : write_outputs(res, out, h5, &err);
     }
     if (st != ZVP_SUCCESS)
         rc = cli_lib_error(c, &err);
     else if (c->json)
         rc = print_json(res, &s, out, h5);
+    else if (s.unchanged)
+        printf("\nunchanged %s (only fitted_at would differ: not rewritten); wrote %s\n", out, h5);
     else
         printf("\nwrote %s and %s\n", out, h5);
     zvp_fit_result_free(res);
