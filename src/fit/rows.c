@@ -163,7 +163,8 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
     for (size_t k = 0; k < fit->n_inputs; k++) {
         size_t row;
         const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
-        in[k] = zvp_table_value(t, row, r->input_cols[k].col);
+        in[k] = zvp_table_value(t, row, r->input_cols[k].col) * r->input_cols[k].mul /
+                r->input_cols[k].div;
         if (isnan(in[k]))
             return zvp_fail(err, ZVP_EINVAL,
                             "%s: [inputs] %s = %s: row %zu of %s (%s) has '%s', not a number",
@@ -174,7 +175,8 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_fit_match *mt = &fit->match[j];
         size_t row;
         const zvp_table *t = cell_table(r, fr, c, r->match_cols[j].table, &row);
-        y[j] = zvp_table_value(t, row, r->match_cols[j].col);
+        y[j] = zvp_table_value(t, row, r->match_cols[j].col) * r->match_cols[j].mul /
+               r->match_cols[j].div;
         if (isnan(y[j]) && zvp_table_text(t, row, r->match_cols[j].col)[0] != '\0')
             return zvp_fail(err, ZVP_EPARSE,
                             "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number",
