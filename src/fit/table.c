@@ -24,6 +24,7 @@ struct zvp_table {
     char **units;  /* [cols], "" when none */
     char **text;   /* [rows*cols] row-major, as written (trimmed) */
     double *value; /* [rows*cols] NaN for text or empty cells */
+    struct named_col *sorted; /* [cols] names sorted (lookup by bsearch) */
 };
 
 /* A growable list of owned strings. */
@@ -196,6 +197,7 @@ void zvp_table_free(zvp_table *t)
     free(t->units);
     free(t->text);
     free(t->value);
+    free(t->sorted);
     free(t);
 }
 
@@ -211,15 +213,13 @@ static int cmp_named(const void *a, const void *b)
     return c ? c : (x->col > y->col) - (x->col < y->col);
 }
 
-/* A column name given twice, found by sorting (O(n log n)); the message names the first two
- * columns of the repeated name that sorts first. */
-static int check_duplicates(const zvp_table *t, const char *path, size_t line, zvp_error *err)
+/* Sort the names into t->sorted; a column name given twice is an error (found by sorting:
+ * O(n log n)) naming the first two columns of the repeated name that sorts first. */
+static int check_duplicates(zvp_table *t, const char *path, size_t line, zvp_error *err)
 {
     named_col *v;
     int st = ZVP_SUCCESS;
-    if (t->cols < 2)
-        return ZVP_SUCCESS;
-    if (!(v = malloc(t->cols * sizeof *v)))
+    if (!(v = t->sorted = malloc((t->cols + 1) * sizeof *v)))
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     for (size_t j = 0; j < t->cols; j++) {
         v[j].name = t->names[j];
@@ -232,7 +232,6 @@ static int check_duplicates(const zvp_table *t, const char *path, size_t line, z
                           path, line, v[k].name, v[k - 1].col + 1, v[k].col + 1);
             break;
         }
-    free(v);
     return st;
 }
 
@@ -393,9 +392,20 @@ long zvp_table_col_index(const zvp_table *t, const char *name, zvp_error *err)
         zvp_fail(err, ZVP_EINVAL, "zvp_table_col_index: table or name is NULL");
         return -1;
     }
-    for (size_t j = 0; j < t->cols; j++)
-        if (strcmp(t->names[j], name) == 0)
-            return (long)j;
+    if (t->cols) {
+        named_col key = {name, 0}, *hit;
+        size_t lo = 0, hi = t->cols; /* first entry >= key (the lowest column of a name) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_named(&t->sorted[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        hit = lo < t->cols ? &t->sorted[lo] : NULL;
+        if (hit && strcmp(hit->name, name) == 0)
+            return (long)hit->col;
+    }
     list[0] = '\0';
     for (size_t j = 0; j < t->cols && used < sizeof list; j++) {
         int k = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", t->names[j]);
