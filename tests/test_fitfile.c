@@ -375,7 +375,7 @@ static void test_unit_ratio(void)
 #define RATIO(f, t, want)                                                                       \
     do {                                                                                        \
         CU_ASSERT_EQUAL(zvp_unit_ratio(f, t, &mul, &div, &err), ZVP_SUCCESS);                   \
-        ZVP_ASSERT_REL(mul / div, want, 1e-15);                                                 \
+        ZVP_ASSERT_REL(mul / div, (double)(want), 1e-15);                                                \
     } while (0)
     RATIO("ms", "s", 1e-3);
     RATIO("s", "ms", 1e3);
