@@ -88,8 +88,8 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
  * either end, not starting with '#'. Values: one line of valid UTF-8 (tabs allowed, no other
  * control character). Values are written escaped so that they read back unchanged through
  * the INI comment rule (" ;" starts a comment) and the trimming of blanks: '\' is written
- * "\\", a ';' after a blank "\;", a blank at either end "\s" (space) or "\t" (tab). Reading
- * undoes exactly these four; any other '\' is kept as written. */
+ * "\\", a ';' first or after a blank "\;", a blank at either end "\s" (space) or "\t"
+ * (tab). Reading undoes exactly these four; any other '\' is kept as written. */
 
 /* Offset of the first byte of s that is not valid UTF-8 (no overlongs, surrogates or code
  * points above U+10FFFF), or (size_t)-1 when all of it is. */
@@ -145,7 +145,8 @@ static int check_provenance(const char *key, const char *value, zvp_error *err)
     if ((at = control_at(value, 1)) != (size_t)-1)
         return zvp_fail(err, ZVP_EINVAL,
                         "provenance %.200s: the value has a control character (byte %zu, code "
-                        "%u): a value is one line", key, at + 1, (unsigned)(unsigned char)value[at]);
+                        "%u): a value is one line", key, at + 1,
+                        (unsigned)(unsigned char)value[at]);
     if ((at = utf8_invalid_at(value)) != (size_t)-1)
         return zvp_fail(err, ZVP_EINVAL, "provenance %.200s: byte %zu of the value is not valid "
                         "UTF-8 (0x%02x)", key, at + 1, (unsigned)(unsigned char)value[at]);
@@ -158,7 +159,7 @@ static void provenance_write_value(FILE *fp, const char *v)
     size_t n = strlen(v);
     for (size_t i = 0; i < n; i++) {
         char c = v[i];
-        if (c == '\\' || (c == ';' && i > 0 && is_blank_c(v[i - 1]))) {
+        if (c == '\\' || (c == ';' && (i == 0 || is_blank_c(v[i - 1])))) {
             fputc('\\', fp);
             fputc(c, fp);
         } else if (is_blank_c(c) && (i == 0 || i == n - 1)) {
@@ -220,6 +221,16 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
             return ZVP_SUCCESS;
         }
     return provenance_append(mf, key, zvp_strdup(value), err);
+}
+
+const char *zvp_model_file_provenance(const zvp_model_file *mf, const char *key)
+{
+    if (!mf || !key)
+        return NULL;
+    for (size_t i = 0; i < mf->n_prov; i++)
+        if (strcmp(mf->prov[i].key, key) == 0)
+            return mf->prov[i].value;
+    return NULL;
 }
 
 /* A [provenance] line as read: unescaped, checked, appended (keys are unique: the reader

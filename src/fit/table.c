@@ -4,9 +4,9 @@
  *
  * The input is read once with zvp_read_input (a file, a pipe or a FIFO, "-" = standard input,
  * at most ZVP_TABLE_MAX_BYTES), so there is no line-length limit; a NUL byte anywhere is an
- * error naming the line. Loading is linear in the input (duplicate names by sorting). Cells are split on ',';
- * a cell may be quoted with '"' (RFC 4180: "" inside quotes is one quote, commas inside
- * quotes are kept). Cells are trimmed of spaces and tabs; CR before LF is dropped. Blank
+ * error naming the line. Loading is linear in the input (duplicate names by sorting).
+ * Cells are split on ','; a cell may be quoted with '"' (RFC 4180: "" inside quotes is one
+ * quote, commas inside quotes are kept). Cells are trimmed of spaces and tabs; CR before LF is dropped. Blank
  * lines and lines whose first non-blank character is '#' are skipped. A UTF-8 byte-order
  * mark at the start of the file is skipped.
  */
@@ -228,8 +228,8 @@ static int check_duplicates(zvp_table *t, const char *path, size_t line, zvp_err
     qsort(v, t->cols, sizeof *v, cmp_named);
     for (size_t k = 1; k < t->cols; k++)
         if (strcmp(v[k - 1].name, v[k].name) == 0) {
-            st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: duplicate column name '%s' (columns %zu and %zu)",
-                          path, line, v[k].name, v[k - 1].col + 1, v[k].col + 1);
+            st = zvp_fail(err, ZVP_EPARSE,
+                          "%s:%zu: duplicate column name '%s' (columns %zu and %zu)", path, line, v[k].name, v[k - 1].col + 1, v[k].col + 1);
             break;
         }
     return st;
