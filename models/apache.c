@@ -31,7 +31,7 @@ enum {
 
 static const zvp_param_desc apache_params[N_PARAMS] = {
     {"cores", "1", "IFL cores dedicated to the LPAR (non-SMT), integer", 1, APACHE_MAX_CORES, 8, 1, 0},
-    {"storage_gb", "GB", "central storage", 1, 16384, 512, 0, 0},
+    {"storage_gb", "GiB", "central storage", 1, 16384, 512, 0, 0},
     {"awm_clients", "1",
      "AWM client guests, integer; 0 = cores / 2 as in Table 2 (4 clients per 8 cores)", 0, 1e5,
      0, 1, 0},

@@ -71,7 +71,7 @@ double zvp_model_file_stderr(const zvp_model_file *mf, size_t i)
 void zvp_model_file_set_stderr(zvp_model_file *mf, size_t i, double se)
 {
     if (mf && i < mf->model->n_params)
-        mf->stderrs[i] = se;
+        mf->stderrs[i] = se + 0.0; /* -0 becomes 0 */
 }
 
 int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_error *err)
@@ -85,34 +85,172 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
     return st;
 }
 
+/* ---- provenance text -------------------------------------------------------------------
+ * Keys: non-empty, valid UTF-8, no control characters, no '=', ';', '[' or ']', no blank at
+ * either end, not starting with '#'. Values: one line of valid UTF-8 (tabs allowed, no other
+ * control character). Values are written escaped so that they read back unchanged through
+ * the INI comment rule (" ;" starts a comment) and the trimming of blanks: '\' is written
+ * "\\", a ';' first or after a blank "\;", a blank at either end "\s" (space) or "\t"
+ * (tab). Reading undoes exactly these four; any other '\' is kept as written. */
+
+/* Offset of the first byte of s that is not valid UTF-8 (no overlongs, surrogates or code
+ * points above U+10FFFF), or (size_t)-1 when all of it is. */
+static size_t utf8_invalid_at(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (p[i]) {
+        unsigned c = p[i];
+        size_t n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2
+                 : (c & 0xF8) == 0xF0 ? 3 : 9;
+        unsigned long cp = n == 0 ? c : n == 1 ? (c & 0x1Fu) : n == 2 ? (c & 0x0Fu) : (c & 0x07u);
+        if (n == 9 || (n == 1 && c < 0xC2))
+            return i;
+        for (size_t k = 1; k <= n; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (p[i + k] & 0x3Fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return i;
+        i += n + 1;
+    }
+    return (size_t)-1;
+}
+
+static int is_blank_c(char c) { return c == ' ' || c == '\t'; }
+
+/* A control character (other than tab when tab_ok) in s: its offset, else (size_t)-1. */
+static size_t control_at(const char *s, int tab_ok)
+{
+    for (size_t i = 0; s[i]; i++)
+        if (((unsigned char)s[i] < 0x20 && !(tab_ok && s[i] == '\t')) || s[i] == 0x7f)
+            return i;
+    return (size_t)-1;
+}
+
+static int check_provenance(const char *key, const char *value, zvp_error *err)
+{
+    size_t at, klen;
+    if (!key || !value)
+        return zvp_fail(err, ZVP_EINVAL, "provenance: key and value must not be NULL");
+    klen = strlen(key);
+    if (klen == 0 || key[0] == '#' || strpbrk(key, "=;[]") || is_blank_c(key[0]) ||
+        is_blank_c(key[klen - 1]) || control_at(key, 0) != (size_t)-1)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "provenance key '%.200s': a key is a non-empty name without '=', ';', "
+                        "brackets, control characters or blanks at its ends, and does not start "
+                        "with '#'", key);
+    if ((at = utf8_invalid_at(key)) != (size_t)-1)
+        return zvp_fail(err, ZVP_EINVAL, "provenance key: byte %zu is not valid UTF-8", at + 1);
+    if ((at = control_at(value, 1)) != (size_t)-1)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "provenance %.200s: the value has a control character (byte %zu, code "
+                        "%u): a value is one line", key, at + 1,
+                        (unsigned)(unsigned char)value[at]);
+    if ((at = utf8_invalid_at(value)) != (size_t)-1)
+        return zvp_fail(err, ZVP_EINVAL, "provenance %.200s: byte %zu of the value is not valid "
+                        "UTF-8 (0x%02x)", key, at + 1, (unsigned)(unsigned char)value[at]);
+    return ZVP_SUCCESS;
+}
+
+/* Write a value escaped (so that it reads back unchanged) to fp. */
+static void provenance_write_value(FILE *fp, const char *v)
+{
+    size_t n = strlen(v);
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        if (c == '\\' || (c == ';' && (i == 0 || is_blank_c(v[i - 1])))) {
+            fputc('\\', fp);
+            fputc(c, fp);
+        } else if (is_blank_c(c) && (i == 0 || i == n - 1)) {
+            fputc('\\', fp);
+            fputc(c == ' ' ? 's' : 't', fp);
+        } else {
+            fputc(c, fp);
+        }
+    }
+}
+
+/* The value a written (escaped) value stands for (malloc'd). */
+static char *provenance_unescape(const char *v)
+{
+    char *out = malloc(strlen(v) + 1), *d = out;
+    if (!out)
+        return NULL;
+    for (const char *p = v; *p; p++) {
+        if (*p == '\\' && (p[1] == '\\' || p[1] == ';' || p[1] == 's' || p[1] == 't')) {
+            p++;
+            *d++ = *p == 's' ? ' ' : *p == 't' ? '\t' : *p;
+        } else {
+            *d++ = *p;
+        }
+    }
+    *d = '\0';
+    return out;
+}
+
+/* Append (key, value) (copied; the key is not looked up). */
+static int provenance_append(zvp_model_file *mf, const char *key, char *value_owned,
+                             zvp_error *err)
+{
+    char *k = zvp_strdup(key);
+    if (!k || !value_owned || ZVP_GROW(mf->prov, mf->cap_prov, mf->n_prov + 1) != 0) {
+        free(k);
+        free(value_owned);
+        return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%.200s'", key);
+    }
+    mf->prov[mf->n_prov].key = k;
+    mf->prov[mf->n_prov].value = value_owned;
+    mf->n_prov++;
+    return ZVP_SUCCESS;
+}
+
 int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
                                   zvp_error *err)
 {
-    if (!key || !value || !key[0] || strpbrk(key, "=\n[];") || strchr(value, '\n'))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "provenance key '%s' / value: key must be a non-empty name without "
-                        "'=', ';', brackets or newlines, value one line (NULL is not allowed)",
-                        key ? key : "(null)");
+    int st = check_provenance(key, value, err);
+    if (st != ZVP_SUCCESS)
+        return st;
     for (size_t i = 0; i < mf->n_prov; i++)
         if (strcmp(mf->prov[i].key, key) == 0) {
             char *v = zvp_strdup(value);
             if (!v)
-                return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%s'", key);
+                return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%.200s'", key);
             free(mf->prov[i].value);
             mf->prov[i].value = v;
             return ZVP_SUCCESS;
         }
-    if (ZVP_GROW(mf->prov, mf->cap_prov, mf->n_prov + 1) != 0)
-        return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%s'", key);
-    mf->prov[mf->n_prov].key = zvp_strdup(key);
-    mf->prov[mf->n_prov].value = zvp_strdup(value);
-    if (!mf->prov[mf->n_prov].key || !mf->prov[mf->n_prov].value) {
-        free(mf->prov[mf->n_prov].key);
-        free(mf->prov[mf->n_prov].value);
-        return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%s'", key);
+    return provenance_append(mf, key, zvp_strdup(value), err);
+}
+
+const char *zvp_model_file_provenance(const zvp_model_file *mf, const char *key)
+{
+    if (!mf || !key)
+        return NULL;
+    for (size_t i = 0; i < mf->n_prov; i++)
+        if (strcmp(mf->prov[i].key, key) == 0)
+            return mf->prov[i].value;
+    return NULL;
+}
+
+/* A [provenance] line as read: unescaped, checked, appended (keys are unique: the reader
+ * refused repeated keys before, so there is no lookup and loading stays linear). */
+static int read_provenance(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_entry *e,
+                           zvp_error *err)
+{
+    char *v = provenance_unescape(e->value);
+    zvp_error sub;
+    zvp_error_clear(&sub);
+    if (!v)
+        return zvp_fail(err, ZVP_ENOMEM, "%s:%zu: out of memory", ini->name, e->line);
+    if (check_provenance(e->key, v, &sub) != ZVP_SUCCESS) {
+        free(v);
+        return zvp_fail(err, ZVP_EPARSE, "%s:%zu: [provenance] %s", ini->name, e->line,
+                        sub.message);
     }
-    mf->n_prov++;
-    return ZVP_SUCCESS;
+    return provenance_append(mf, e->key, v, err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
@@ -143,7 +281,11 @@ static int apply_number(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_en
                         "%s:%zu: [%s] %s = '%s' is not a finite decimal number", ini->name,
                         e->line, e->section, e->key, e->value);
     if (strcmp(e->section, "stderr") == 0) {
-        mf->stderrs[k] = v;
+        if (v < 0)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s:%zu: [stderr] %s = %s: a standard error is >= 0", ini->name,
+                            e->line, e->key, e->value);
+        mf->stderrs[k] = v + 0.0; /* -0 is stored (and written) as 0 */
         return ZVP_SUCCESS;
     }
     int st = zvp_check_param(ini->name, &m->params[k], v, err);
@@ -159,7 +301,7 @@ static int apply_entry(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_ent
     if (strcmp(e->section, "parameters") == 0 || strcmp(e->section, "stderr") == 0)
         return apply_number(mf, ini, e, err);
     if (strcmp(e->section, "provenance") == 0)
-        return zvp_model_file_set_provenance(mf, e->key, e->value, err);
+        return read_provenance(mf, ini, e, err);
     if (strcmp(e->section, "model") == 0) {
         if (strcmp(e->key, "name") != 0 && strcmp(e->key, "description") != 0)
             return zvp_fail(err, ZVP_EPARSE,
@@ -259,6 +401,7 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
 static void format_exact(double v, char *buf, size_t n)
 {
     static const char *const fmts[] = {"%.12g", "%.15g", "%.17g"};
+    v += 0.0; /* -0 is written as 0 */
     for (size_t i = 0; i < 3; i++) {
         snprintf(buf, n, fmts[i], v);
         double back;
@@ -291,8 +434,11 @@ static int write_stream(const zvp_model_file *mf, FILE *fp)
     }
     if (mf->n_prov) {
         fprintf(fp, "\n[provenance]\n");
-        for (i = 0; i < mf->n_prov; i++)
-            fprintf(fp, "%s = %s\n", mf->prov[i].key, mf->prov[i].value);
+        for (i = 0; i < mf->n_prov; i++) {
+            fprintf(fp, "%s = ", mf->prov[i].key);
+            provenance_write_value(fp, mf->prov[i].value); /* escaped: reads back unchanged */
+            fputc('\n', fp);
+        }
     }
     return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
 }

@@ -73,6 +73,10 @@ above, text exactly; a printed unit suffix must fit the header unit (KB->[KB], K
 M->[MB], %->[%], GB->[GB], bit->[bit], ...). The only unit conversion allowed is TB -> GB, and
 only for a column declared with '# derived-unit: <column> from TB x 1024' whose unit is [GB]:
 then a printed '1 TB' matches 1024 (in the token check and in the structured checks).
+Binary units: the reports write GB, MB and KB for 2^30, 2^20 and 2^10 bytes. A CSV whose
+'# binary-units:' comment quotes (in double quotes, verbatim) a report sentence showing it
+labels those columns [GiB], [MiB], [KiB]; they are then checked as [GB], [MB], [KB] above
+(a '# derived-unit: <column> from TB x 1024' column may be [GiB]).
 
 Output: one line per CSV (OK / FAIL with the first problem as file:line, or SKIP), then a final
 line 'N passed, M failed'. Exit status 1 if any file failed. --all lists every problem.
@@ -96,6 +100,10 @@ HEADER_RE = re.compile(r'([a-z][a-z0-9_]*)(?: \[([^\]]+)\])?')
 COMPAT = {'%': {'%'}, 'KB': {'KB'}, 'K': {'kpages', 'K'}, 'GB': {'GB'}, 'TB': {'TB'},
           'MB': {'MB'}, 'M': {'MB'}, 'GiB': {'GiB'}, 'MiB': {'MiB'}, 'bit': {'bit'}}
 DERIVED = {('TB', 'GB'): Decimal(1024)}   # the only allowed unit conversion
+# The reports write GB, MB, KB for binary units (z/VM usage). A CSV that says so in a
+# '# binary-units:' comment (quoting, verbatim, a report sentence that shows it) labels them
+# [GiB], [MiB], [KiB]; the printed suffixes are then compared as the report's own units.
+AS_PRINTED = {'GiB': 'GB', 'MiB': 'MB', 'KiB': 'KB'}
 LAYOUTS = ('transposed', 'rows', 'blocks', 'lines', 'text')
 BOUNDS = ('eq', 'lt', 'gt', 'approx')
 BOUND_WORDS = {'eq': ('',), 'lt': ('less than', 'below', 'under'), 'gt': ('more than', 'above', 'over'),
@@ -710,6 +718,29 @@ def check_via(csv, report_path, report_text, via_name):
     return ('FAIL' if problems else 'OK'), shape, problems
 
 
+def binary_units(csv, units, reports_dir):
+    """Units as the report prints them: [GiB] read as GB etc. when the CSV declares
+    '# binary-units: ... "<quote>" ...' and the quote occurs verbatim in a report."""
+    decl = csv.one('binary-units', required=False)
+    if decl is None:
+        return units
+    quotes = re.findall(r'"([^"]+)"', decl)
+    if not quotes:
+        raise Problem('%s: binary-units must quote a report sentence in double quotes' % csv.path)
+    texts = []
+    for name in sorted(os.listdir(reports_dir)):
+        if name.endswith('.txt'):
+            with open(os.path.join(reports_dir, name), encoding='utf-8') as f:
+                texts.append(collapse(f.read()))
+    for q in quotes:
+        if not any(collapse(q) in t for t in texts):
+            raise Problem('%s: binary-units quote "%s" is in no report' % (csv.path, q))
+    if not any(u in AS_PRINTED for u in units):
+        raise Problem('%s: binary-units declared but no column is in [GiB], [MiB] or [KiB]'
+                      % csv.path)
+    return [AS_PRINTED.get(u, u) for u in units]
+
+
 def check_file(path, reports_dir):
     """Returns ('OK' | 'SKIP', detail) or raises/returns problems."""
     csv = Csv(path)
@@ -739,6 +770,7 @@ def check_file(path, reports_dir):
     if layout not in LAYOUTS:
         raise Problem('%s: layout "%s" is not one of %s' % (csv.path, layout, ', '.join(LAYOUTS)))
     names, units, numeric = check_format(csv)
+    units = binary_units(csv, units, reports_dir)
     derived = derived_columns(csv, names, units)
     problems = []
     # token check: every numeric cell is a number printed somewhere in the report

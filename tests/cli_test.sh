@@ -353,5 +353,73 @@ expect 2 "option --json is given twice" -- "$ZVP" version --json --json
 expect 2 "calibrate takes one FITFILE" -- "$ZVP" calibrate "$W/fits/f.ini" "$W/fits/f.ini"
 [ ! -e a.ini ] && [ ! -e b.ini ] && [ ! -e "$W/a.h5" ] && ok || bad "a refused command wrote a file"
 
+# ---- bad input gets a clear error, fast (issue 9: items 6, 13, 14, 15) ----------------------
+I="$T/input"; rm -rf "$I"; mkdir -p "$I"; IA=$(cd "$I" && pwd)
+# M/M/1, mu = 2.5/s: R = 1/(mu - lambda) = 0.5, 1, 2, 4 s at lambda = 0.5, 1.5, 2, 2.25/s
+printf 'lam [1/s],resp [s]\n0.5,0.5\n1.5,1\n2,2\n2.25,4\n' > "$I/s.csv"
+printf 'lam [1/s],resp [ms]\n0.5,500\n1.5,1000\n2,2000\n2.25,4000\n' > "$I/ms.csv"
+printf 'lam [1/s],resp [apples]\n0.5,500\n1.5,1000\n' > "$I/apples.csv"
+printf 'lam [1/s],resp [s]\n0x10,0.5\n1.5,1\n' > "$I/hex.csv"
+printf 'lam [1/s],resp [s]\n0.5,0.5\n1.5,1\0\n' > "$I/nul.csv"
+fit() { printf '[fit]\nmodel = mmc\ndata = %s\n[fixed]\nservers = 1\n[inputs]\narrival_rate_per_s = lam\n[free]\nservice_rate_per_s = 5, 0.5, 20\n[match]\nresponse_s = resp\n' "$1"; }
+for d in s ms apples hex nul; do fit "$d.csv" > "$I/fit_$d.ini"; done
+est() { "$ZVP" calibrate "$1" -o "$2" --json 2>/dev/null | "$PY" -c 'import json,sys; print(repr(json.load(sys.stdin)["parameters"][0]["estimate"]["value"]))'; }
+e_s=$(est "$I/fit_s.ini" "$I/o_s.ini"); e_ms=$(est "$I/fit_ms.ini" "$I/o_ms.ini")
+if [ -n "$e_s" ] && [ "$e_s" = "$e_ms" ] && "$PY" -c "assert abs($e_s - 2.5) < 1e-6"; then ok; else bad "resp [ms] fits $e_ms, resp [s] fits $e_s (want the same, 2.5)"; fi
+expect 2 "unit \[apples\] cannot be converted to \[s\]" -- "$ZVP" calibrate "$I/fit_apples.ini" -o "$I/o.ini"
+expect 2 "row 1 of .*'0x10', not a number" -- "$ZVP" calibrate "$I/fit_hex.ini" -o "$I/o.ini"
+expect 2 "nul.csv:3: NUL byte" -- "$ZVP" calibrate "$I/fit_nul.ini" -o "$I/o.ini"
+# special files: /dev/zero fails naming the limit; a FIFO and process substitution work
+fit /dev/zero > "$I/fit_zero.ini"
+expect 1 "/dev/zero: input is larger than the limit of 67108864 bytes" -- timeout 30 "$ZVP" calibrate "$I/fit_zero.ini" -o "$I/o.ini"
+expect 1 "limit of 67108864 bytes" -- timeout 30 "$ZVP" eval /dev/zero
+rm -f "$I/data.fifo" "$I/model.fifo"
+if mkfifo "$I/data.fifo" "$I/model.fifo"; then
+  fit "$IA/data.fifo" > "$I/fit_fifo.ini"
+  (cat "$I/s.csv" > "$I/data.fifo" &)
+  expect 0 "service_rate_per_s" -- timeout 30 "$ZVP" calibrate "$I/fit_fifo.ini" -o "$I/o_fifo.ini"
+  (cat calibration/params/apache-zvm63.ini > "$I/model.fifo" &)
+  expect 0 "model apache" -- timeout 30 "$ZVP" eval "$I/model.fifo"
+else bad "mkfifo"; fi
+expect 0 "model apache" -- timeout 30 bash -c "'$ZVP' eval <(cat calibration/params/apache-zvm63.ini)"
+fit "$IA/s.csv" > "$I/fit_abs.ini"
+expect 0 "service_rate_per_s" -- timeout 30 bash -c "'$ZVP' calibrate <(cat '$I/fit_abs.ini') -o '$I/o_ps.ini'"
+# hex is refused everywhere: eval overrides, model files, solve options, sweep axes
+printf '[model]\nname = mmc\n[parameters]\narrival_rate_per_s = 0x10\n' > "$I/hex.ini"
+expect 2 "not a finite decimal number" -- "$ZVP" eval "$I/hex.ini"
+expect 2 "is not a number" -- "$ZVP" eval mmc arrival_rate_per_s=0x1p3
+expect 2 "is not a number" -- "$ZVP" solve mm1 --lambda 0x10 --mu 100
+expect 2 "is not a number" -- "$ZVP" solve mm1 --lambda 0.5 --mu 0X1
+expect 2 "not a number" -- "$ZVP" sweep mmc --axis arrival_rate_per_s=0x10:1:3 -o "$I/s.h5"
+printf '[fit]\nmodel = mmc\ndata = s.csv\n[fixed]\nservers = 0x1\n[inputs]\narrival_rate_per_s = lam\n[free]\nservice_rate_per_s = 5, 0.5, 20\n[match]\nresponse_s = resp\n' > "$I/fit_hexfixed.ini"
+expect 2 "not a number" -- "$ZVP" calibrate "$I/fit_hexfixed.ini" -o "$I/o.ini"
+# -0 is printed 0 (text and JSON); a message never repeats itself
+out=$("$ZVP" eval mmc arrival_rate_per_s=-0 2>/dev/null)
+if [ -n "$out" ] && ! printf '%s' "$out" | grep -q -- ' -0 '; then ok; else bad "eval prints -0: $out"; fi
+out=$("$ZVP" eval mmc arrival_rate_per_s=-0 --json 2>/dev/null)
+if printf '%s' "$out" | "$PY" -c 'import json,sys,math; d=json.load(sys.stdin); assert all(math.copysign(1, v["value"]) > 0 for v in list(d["outputs"].values()) + list(d["parameters"].values()) if v["value"] == 0)' && ! printf '%s' "$out" | grep -q -- '-0\.0'; then ok; else bad "eval --json prints -0: $out"; fi
+out=$("$ZVP" eval mmc arrival_rate_per_s=100 2>&1)
+[ "$(printf '%s' "$out" | grep -o 'no steady state' | wc -l)" -eq 1 ] && ok || bad "repeated: $out"
+out=$("$ZVP" eval /dev/zero 2>&1)
+[ "$(printf '%s' "$out" | grep -o 'input' | wc -l)" -le 2 ] && ok || bad "repeated: $out"
+# negative [stderr] refused; provenance with ' ;' reads back (written escaped)
+printf '[model]\nname = mmc\n[stderr]\nservers = -1\n' > "$I/negse.ini"
+expect 2 "\[stderr\] servers = -1: a standard error is >= 0" -- "$ZVP" eval "$I/negse.ini"
+printf '[model]\nname = mmc\n[provenance]\n#x = 1\nnote = a \\; b\n' > "$I/prov.ini"
+expect 0 "model mmc" -- "$ZVP" eval "$I/prov.ini"
+# load time linear: a 60,000-line model file and a 100,000-column CSV header load
+"$PY" -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[model]\nname = mmc\n[provenance]\n")
+    f.writelines("k%d = v%d\n" % (i, i) for i in range(59997))
+with open(sys.argv[2], "w") as f:
+    f.write(",".join("c%d [ms]" % i for i in range(99998)) + ",lam [1/s],resp [s]\n")
+    for lam, r in (("0.5", "0.5"), ("1.5", "1"), ("2", "2"), ("2.25", "4")):
+        f.write("1," * 99998 + lam + "," + r + "\n")' "$I/big.ini" "$I/wide.csv"
+expect 0 "model mmc" -- timeout 30 "$ZVP" eval "$I/big.ini"
+fit wide.csv > "$I/fit_wide.ini"
+expect 0 "service_rate_per_s" -- timeout 60 "$ZVP" calibrate "$I/fit_wide.ini" -o "$I/o_wide.ini"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

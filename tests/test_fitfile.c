@@ -307,6 +307,146 @@ static void test_fit_stdin(void)
     CU_ASSERT_PTR_NOT_NULL(freopen("/dev/null", "r", stdin));
 }
 
+/* Units in CSV headers (calibration/README.md, "Units"). M/M/1 with mu = 2.5/s: response
+ * R = 1 / (mu - lambda) = 0.5, 1, 2, 4 s at lambda = 0.5, 1.5, 2, 2.25/s (closed form, exact
+ * in decimal). The same data in ms (and lambda in 1/min, x 60) must fit the same mu; a column
+ * in [%] against an output in [1] is converted by 1/100. */
+#define RESP_FIT(data, col) "[fit]\nmodel = mmc\ndata = " data "\n[fixed]\nservers = 1\n" \
+    "[inputs]\narrival_rate_per_s = lam\n[free]\nservice_rate_per_s = 5, 0.5, 20\n" \
+    "[match]\nresponse_s = " col "\n"
+
+static double fit_mu(const char *name, const char *text)
+{
+    zvp_fit_result *res = zvp_test_run_fit_text(name, text);
+    double mu = res ? zvp_fit_result_estimates(res)[0] : NAN;
+    zvp_fit_result_free(res);
+    return mu;
+}
+
+static void test_fit_units(void)
+{
+    zvp_fit *fit = NULL;
+    zvp_error err;
+    char path[256];
+    double mu_s, mu_ms, mu_none;
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/resp_s.csv",
+                        "lam [1/s],resp [s]\n0.5,0.5\n1.5,1\n2,2\n2.25,4\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/resp_ms.csv",
+                        "lam [1/min],resp [ms]\n30,500\n90,1000\n120,2000\n135,4000\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/resp_nounit.csv",
+                        "lam,resp\n0.5,0.5\n1.5,1\n2,2\n2.25,4\n");
+    mu_s = fit_mu("resp_s", RESP_FIT("resp_s.csv", "resp"));
+    mu_ms = fit_mu("resp_ms", RESP_FIT("resp_ms.csv", "resp"));
+    mu_none = fit_mu("resp_nounit", RESP_FIT("resp_nounit.csv", "resp"));
+    ZVP_ASSERT_REL(mu_s, MU_TRUE, 1e-6);
+    ZVP_ASSERT_REL(mu_ms, mu_s, 1e-12); /* converted, not fitted silently */
+    ZVP_ASSERT_REL(mu_none, mu_s, 1e-12); /* no unit: the descriptor's */
+    /* the measured values are in the output's unit, the column's unit is kept as written */
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_read(zvp_test_write_fit("resp_ms_read",
+                          RESP_FIT("resp_ms.csv", "resp"), path, sizeof path), &fit, &err),
+                          ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_fit_measured(fit, 0, 0), 0.5);
+    CU_ASSERT_EQUAL(zvp_fit_measured(fit, 3, 0), 4.0);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_matched_unit(fit, 0), "ms");
+    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), 4);
+    zvp_fit_free(fit);
+
+    /* incommensurable units are refused naming both, for a match and for an input */
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/resp_apples.csv",
+                        "lam [1/s],resp [apples],pct [%],kp [kpages/s]\n0.5,1,2,3\n1.5,1,2,3\n");
+    check_bad_fit("unit_apples", RESP_FIT("resp_apples.csv", "resp"), ZVP_EINVAL,
+                  "[match] response_s = resp: the column's unit [apples] cannot be converted "
+                  "to [s]");
+    check_bad_fit("unit_pct_vs_s", RESP_FIT("resp_apples.csv", "pct"), ZVP_EINVAL,
+                  "unit [%] cannot be converted to [s]");
+    check_bad_fit("unit_rate_vs_time",
+                  "[fit]\nmodel = mmc\ndata = resp_apples.csv\n[fixed]\nservers = 1\n"
+                  "[inputs]\narrival_rate_per_s = pct\n[free]\nservice_rate_per_s = 5, 0.5, 20\n"
+                  "[match]\nresponse_s = resp\n", ZVP_EINVAL,
+                  "[inputs] arrival_rate_per_s = pct: the column's unit [%] cannot be converted "
+                  "to [1/s]");
+}
+
+/* The unit table itself: factors stated in the docs (GB = 1e9 bytes, GiB = 2^30). */
+static void test_unit_ratio(void)
+{
+    double mul, div;
+    zvp_error err;
+#define RATIO(f, t, want)                                                                       \
+    do {                                                                                        \
+        CU_ASSERT_EQUAL(zvp_unit_ratio(f, t, &mul, &div, &err), ZVP_SUCCESS);                   \
+        ZVP_ASSERT_REL(mul / div, (double)(want), 1e-15);                                                \
+    } while (0)
+    RATIO("ms", "s", 1e-3);
+    RATIO("s", "ms", 1e3);
+    RATIO("us", "ms", 1e-3);
+    RATIO("GB", "GiB", 1e9 / 1073741824.0);
+    RATIO("GiB", "GB", 1073741824.0 / 1e9);
+    RATIO("MiB", "GiB", 1.0 / 1024);
+    RATIO("MB", "GB", 1e-3);
+    RATIO("%", "1", 0.01);
+    RATIO("1", "%", 100);
+    RATIO("kpages/s", "pages/s", 1e3);
+    RATIO("pages/s", "1/s", 1);
+    RATIO("1/min", "1/s", 1.0 / 60);
+    RATIO("", "GiB", 1);           /* no unit: the descriptor's */
+    RATIO("tx/s", "tx/s", 1);      /* unknown atoms: only to themselves */
+    CU_ASSERT_EQUAL(zvp_unit_ratio("250", "s", &mul, &div, &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_unit_ratio("tx/s", "1/s", &mul, &div, &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_unit_ratio("GiB", "s", &mul, &div, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[GiB]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "[s]"));
+    CU_ASSERT_EQUAL(zvp_unit_ratio("%", "pages", &mul, &div, &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_unit_ratio(NULL, "s", &mul, &div, &err), ZVP_EINVAL);
+    /* 250 ms is the double nearest 0.25 s (a division, not a multiplication by 0.001) */
+    CU_ASSERT_EQUAL(zvp_unit_ratio("ms", "s", &mul, &div, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(0.3 * 1000 * mul / div, 0.3);
+#undef RATIO
+}
+
+/* Linear load: a data file with a header of 100,000 columns loads, and its last column is
+ * found (no timing assertion). Join keys repeated in the join table are refused naming both
+ * rows (found by sorting). */
+static void test_fit_wide_header(void)
+{
+    const size_t n = 100000;
+    FILE *fp = fopen(ZVP_TEST_TMPDIR "/wide.csv", "w");
+    zvp_fit *fit = NULL;
+    zvp_error err;
+    char path[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    for (size_t j = 0; j < n - 2; j++)
+        fprintf(fp, "c%zu [ms],", j);
+    fprintf(fp, "lam [1/s],resp [s]\n");
+    for (int r = 0; r < 4; r++) {
+        static const char *const tail[] = {"0.5,0.5", "1.5,1", "2,2", "2.25,4"};
+        for (size_t j = 0; j < n - 2; j++)
+            fputs("1,", fp);
+        fprintf(fp, "%s\n", tail[r]);
+    }
+    CU_ASSERT_EQUAL_FATAL(fclose(fp), 0);
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_read(zvp_test_write_fit("wide", RESP_FIT("wide.csv", "resp"),
+                                                          path, sizeof path), &fit, &err),
+                          ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), 4);
+    CU_ASSERT_EQUAL(zvp_fit_measured(fit, 3, 0), 4.0);
+    zvp_fit_free(fit);
+
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/join_dup.csv", "k,lam [1/s]\n1,0.5\n2,1.5\n3,2\n2,2.25\n");
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/join_meas.csv", "k,resp [s]\n1,0.5\n2,1\n");
+    check_bad_fit("join_dup", "[fit]\nmodel = mmc\ndata = join_meas.csv\njoin = join_dup.csv\n"
+                  "join_key = k\n[fixed]\nservers = 1\n[inputs]\narrival_rate_per_s = lam\n"
+                  "[free]\nservice_rate_per_s = 5, 0.5, 20\n[match]\nresponse_s = resp\n",
+                  ZVP_EPARSE, "join key k = 2 appears in rows 2 and 4");
+}
+
+/* data = a FIFO works; data = /dev/zero fails naming the limit (it is read once, bounded). */
+static void test_fit_special_data(void)
+{
+    check_bad_fit("data_dev_zero", RESP_FIT("/dev/zero", "resp"), ZVP_EIO,
+                  "/dev/zero: input is larger than the limit of 67108864 bytes");
+}
+
 int zvp_test_register_fitfile(void)
 {
     CU_pSuite s = CU_add_suite("fitfile", NULL, NULL);
@@ -321,7 +461,11 @@ int zvp_test_register_fitfile(void)
         !CU_add_test(s, "fit_long_lines", test_fit_long_lines) ||
         !CU_add_test(s, "fit_duplicate_key", test_fit_duplicate_key) ||
         !CU_add_test(s, "fit_integer_free", test_fit_integer_free) ||
-        !CU_add_test(s, "fit_stdin", test_fit_stdin))
+        !CU_add_test(s, "fit_stdin", test_fit_stdin) ||
+        !CU_add_test(s, "fit_units", test_fit_units) ||
+        !CU_add_test(s, "unit_ratio", test_unit_ratio) ||
+        !CU_add_test(s, "fit_wide_header", test_fit_wide_header) ||
+        !CU_add_test(s, "fit_special_data", test_fit_special_data))
         return (int)CU_get_error();
     return 0;
 }

@@ -4,6 +4,7 @@
  * toolbox (src/internal.h), and the engines' one parameter check standing in for the range
  * checks the models no longer repeat.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,146 @@ static void test_overcommit_checked(void) { expect_refused("overcommit", "baseli
 static void test_paging_checked(void) { expect_refused("paging", "volumes", 31.25, 100001); }
 static void test_sweetspot_checked(void) { expect_refused("sweetspot", "lock_zones", 1.5, -1); }
 
+/* The whole file at path (malloc'd), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!fp)
+        return NULL;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL) {
+        buf[fread(buf, 1, (size_t)n, fp)] = '\0';
+    }
+    fclose(fp);
+    return buf;
+}
+
+/* Provenance round-trips: long keys are not cut, values with " ;", backslashes, blanks at
+ * the ends, '#' read back unchanged; writing what was read gives the same bytes. */
+static void test_provenance_round_trip(void)
+{
+    static const char *const values[] = {
+        "a ;b", "x ; y ;; z", "tab\t;t", "C:\\data\\s.csv", "\\;", "  lead and trail  ",
+        "\ttabs\t", "# not a comment", "; not a comment either", "\xc3\xa9t\xc3\xa9 \xe2\x82\xac",
+        "", "=", "[x]", "a\\sb", " ",
+    };
+    const size_t nv = sizeof values / sizeof values[0];
+    char key[400], k2[32], *t1, *t2;
+    const char *p1 = ZVP_TEST_TMPDIR "/prov1.ini", *p2 = ZVP_TEST_TMPDIR "/prov2.ini";
+    zvp_model_file *mf = zvp_model_file_new(zvp_model_find("mmc", NULL)), *back = NULL;
+    zvp_error e;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    CU_ASSERT_EQUAL(zvp_model_file_set_provenance(mf, key, "long key", &e), ZVP_SUCCESS);
+    for (size_t i = 0; i < nv; i++) {
+        snprintf(k2, sizeof k2, "v%zu", i);
+        CU_ASSERT_EQUAL(zvp_model_file_set_provenance(mf, k2, values[i], &e), ZVP_SUCCESS);
+    }
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_write(mf, p1, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(p1, &back, &e), ZVP_SUCCESS);
+    CU_ASSERT_PTR_NOT_NULL(zvp_model_file_provenance(back, key));
+    CU_ASSERT_STRING_EQUAL(zvp_model_file_provenance(back, key), "long key");
+    for (size_t i = 0; i < nv; i++) {
+        const char *got;
+        snprintf(k2, sizeof k2, "v%zu", i);
+        got = zvp_model_file_provenance(back, k2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        CU_ASSERT_STRING_EQUAL(got, values[i]);
+        if (strcmp(got, values[i]) != 0)
+            fprintf(stderr, "\nprovenance %s: wrote '%s', read '%s'\n", k2, values[i], got);
+    }
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_write(back, p2, &e), ZVP_SUCCESS);
+    t1 = slurp(p1);
+    t2 = slurp(p2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+    CU_ASSERT_STRING_EQUAL(t1, t2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t1, "v0 = a \\;b\n")); /* the documented escapes */
+    CU_ASSERT_PTR_NOT_NULL(strstr(t1, "v5 = \\s lead and trail \\s\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t1, "v3 = C:\\\\data\\\\s.csv\n"));
+    free(t1);
+    free(t2);
+    zvp_model_file_free(back);
+    zvp_model_file_free(mf);
+}
+
+/* Keys that would not read back, and values that are not one line of UTF-8, are refused
+ * when set (naming the key); the same in a file is refused naming the line. */
+static void test_provenance_refused(void)
+{
+    static const char *const bad_keys[] = {"#x", ";x", "", "a=b", "a;b", "[a]", " a", "a ",
+                                           "a\nb", "a\x01", "\xff"};
+    static const char *const bad_values[] = {"a\nb", "a\rb", "\xff", "\xc3", "\xc0\xaf",
+                                             "\xed\xa0\x80", "\xf4\x90\x80\x80", "x\x7f"};
+    zvp_model_file *mf = zvp_model_file_new(zvp_model_find("mmc", NULL)), *back = NULL;
+    zvp_error e;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++)
+        CU_ASSERT_EQUAL(zvp_model_file_set_provenance(mf, bad_keys[i], "v", &e), ZVP_EINVAL);
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+        CU_ASSERT_EQUAL(zvp_model_file_set_provenance(mf, "k", bad_values[i], &e), ZVP_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "provenance k"));
+    }
+    CU_ASSERT_EQUAL(zvp_model_file_set_provenance(mf, "k", "\xff", &e), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "not valid UTF-8"));
+    CU_ASSERT_PTR_NULL(zvp_model_file_provenance(mf, "k"));
+    zvp_model_file_free(mf);
+    static const char bad_file[] = "[model]\nname = mmc\n[provenance]\nok = 1\nu = \xff\xfe\n";
+    CU_ASSERT_EQUAL(zvp_model_file_parse("bad.ini", bad_file, sizeof bad_file - 1, &back, &e),
+                    ZVP_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "bad.ini:5: [provenance]"));
+    CU_ASSERT_PTR_NULL(back);
+}
+
+/* [stderr] must be >= 0 (a negative one is refused naming it); -0 is stored and written as
+ * 0, and so is a -0 parameter value. */
+static void test_stderr_and_negative_zero(void)
+{
+    static const char neg[] = "[model]\nname = mmc\n[stderr]\nservers = -0.5\n";
+    static const char zero[] = "[model]\nname = mmc\n[parameters]\narrival_rate_per_s = -0\n"
+                               "[stderr]\nservice_rate_per_s = -0\n";
+    zvp_model_file *mf = NULL;
+    zvp_error e;
+    char *t;
+    const char *out = ZVP_TEST_TMPDIR "/negzero.ini";
+    CU_ASSERT_EQUAL(zvp_model_file_parse("neg.ini", neg, sizeof neg - 1, &mf, &e), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "neg.ini:4: [stderr] servers = -0.5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, ">= 0"));
+    mf = parse_ok(zero);
+    CU_ASSERT_EQUAL(zvp_model_file_stderr(mf, 1), 0.0);
+    CU_ASSERT(!signbit(zvp_model_file_stderr(mf, 1)));
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_write(mf, out, &e), ZVP_SUCCESS);
+    t = slurp(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\narrival_rate_per_s = 0\n"));
+    CU_ASSERT_PTR_NULL(strstr(t, "-0"));
+    free(t);
+    zvp_model_file_free(mf);
+}
+
+/* A model file of 60,000 lines (provenance keys, comments) loads, linearly (no timing
+ * assertion; the keys are appended without a lookup since repeats were refused before). */
+static void test_large_model_file(void)
+{
+    const char *path = ZVP_TEST_TMPDIR "/large.ini";
+    FILE *fp = fopen(path, "w");
+    zvp_model_file *mf = NULL;
+    zvp_error e;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("[model]\nname = mmc\n[parameters]\nservers = 2\n[provenance]\n", fp);
+    for (int i = 0; i < 59995; i++)
+        fprintf(fp, i % 2 ? "key_%d = value %d ; comment\n" : "; comment %d %d\n", i, i);
+    fclose(fp);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(path, &mf, &e), ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(zvp_model_file_provenance(mf, "key_59993"), "value 59993");
+    CU_ASSERT_STRING_EQUAL(zvp_model_file_provenance(mf, "key_1"), "value 1");
+    CU_ASSERT_PTR_NULL(zvp_model_file_provenance(mf, "key_2"));
+    zvp_model_file_free(mf);
+}
+
 int zvp_test_register_modelfile(void)
 {
     CU_pSuite s = CU_add_suite("model files and toolbox", NULL, NULL);
@@ -269,7 +410,11 @@ int zvp_test_register_modelfile(void)
         !CU_add_test(s, "fsio: descriptor check", test_fsio_checked) ||
         !CU_add_test(s, "overcommit: descriptor check", test_overcommit_checked) ||
         !CU_add_test(s, "paging: descriptor check", test_paging_checked) ||
-        !CU_add_test(s, "sweetspot: descriptor check", test_sweetspot_checked))
+        !CU_add_test(s, "sweetspot: descriptor check", test_sweetspot_checked) ||
+        !CU_add_test(s, "provenance round-trips", test_provenance_round_trip) ||
+        !CU_add_test(s, "provenance refused at set time", test_provenance_refused) ||
+        !CU_add_test(s, "stderr >= 0, -0 written 0", test_stderr_and_negative_zero) ||
+        !CU_add_test(s, "60,000-line model file", test_large_model_file))
         return (int)CU_get_error();
     return 0;
 }

@@ -5,7 +5,7 @@
  *     [model]       name = <registered model>
  *     [parameters]  <param> = <number>        (units as in the descriptor)
  *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
- *     [provenance]  <anything> = <text>       (kept verbatim, optional)
+ *     [provenance]  <key> = <text>            (optional; escapes: zvp_model_file_set_provenance)
  */
 #ifndef ZVMPERF_MODELFILE_H
 #define ZVMPERF_MODELFILE_H
@@ -25,11 +25,11 @@ typedef struct zvp_model_file zvp_model_file;
  * zvp_model_file_read - read and parse a model file:
  *     [model]       name = <registered model>
  *     [parameters]  <param> = <number>        (units as in the descriptor)
- *     [provenance]  <anything> = <text>       (kept verbatim, optional)
+ *     [provenance]  <key> = <text>            (optional; escapes: zvp_model_file_set_provenance)
  *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
  * Parameters not set keep their defaults. Values are range-checked ([parameters]: in the
- * descriptor's [min, max], whole numbers for `integer` parameters; [stderr]: any finite
- * number, stored as given). [model] may also hold `description` (ignored).
+ * descriptor's [min, max], whole numbers for `integer` parameters; [stderr]: a finite
+ * number >= 0, -0 stored as 0). [model] may also hold `description` (ignored).
  * The file is read once into memory (at most 64 MiB; lines of any length). Syntax: see
  * zvp_model_file_parse.
  * @param[in]  path  file path, or "-" for standard input (NULL: ZVP_EINVAL).
@@ -102,11 +102,20 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
 
 /**
  * zvp_model_file_set_provenance - add or replace a [provenance] key (copied).
- * @return ZVP_SUCCESS; ZVP_EINVAL (NULL or empty key, a key with '=', ';', brackets or a
- *         newline, a NULL value or one with a newline); ZVP_ENOMEM.
+ * A key is non-empty valid UTF-8 without '=', ';', brackets, control characters or blanks at
+ * its ends, and does not start with '#' (any length). A value is one line of valid UTF-8
+ * (tabs allowed). Values are written escaped so that any value reads back unchanged: '\' as
+ * "\\", a ';' first or after a blank as "\;" (else the INI comment rule would cut it), a
+ * blank at either end as "\s" (space) or "\t" (tab); reading undoes these four escapes only.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, a key or value breaking these rules: the message
+ *         names the key and the offending byte); ZVP_ENOMEM.
  */
 int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
                                   zvp_error *err);
+
+/** zvp_model_file_provenance - the value of a [provenance] key (owned by mf), NULL when the
+ *  key is not set or mf or key is NULL. */
+const char *zvp_model_file_provenance(const zvp_model_file *mf, const char *key);
 
 /**
  * zvp_model_file_write - write the handle as a model file ([model], [parameters] with unit
@@ -116,8 +125,8 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
  * and %.17g that reads back (strtod) as the identical double, so zvp_model_file_read of
  * the file gives bit-identical parameters. [stderr] lists the finite standard errors only,
  * with %.6g (6 significant digits: not exact). [provenance] lines are written whole as
- * "key = value", so they read back as written; the unit and description comment above each
- * parameter is cut at 20 and 150 characters.
+ * "key = value" with the value escaped, so they read back as set; -0 is written 0; the
+ * unit and description comment above each parameter is cut at 20 and 150 characters.
  * @param[in] mf    the handle, not NULL.
  * @param[in] path  output path, not NULL.
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, or path a directory); ZVP_EIO (cannot create or

@@ -22,14 +22,20 @@ typedef struct zvp_table zvp_table;
  * ("" is a quote inside quotes). CRLF line ends, blank lines and '#' comment lines (also
  * indented) are accepted; lines have no length limit. An empty cell has value NaN and
  * text "". A cell is numeric when the whole (trimmed) text is a finite number.
- * @param[in]  path  file path.
+ * @param[in]  path  file path, or "-" for standard input (read once, at most
+ *                   ZVP_TABLE_MAX_BYTES; a NUL byte anywhere is ZVP_EPARSE naming the line).
  * @param[out] out   new table (free with zvp_table_free).
- * @return ZVP_SUCCESS; ZVP_EIO (missing file; message names the path); ZVP_EPARSE (ragged
+ * @return ZVP_SUCCESS; ZVP_EIO (missing file, a directory, an input over the limit;
+ *         message names the path and the limit); ZVP_EPARSE (ragged
  *         row, no header, empty or duplicate column name, bad quoting; message gives
  *         file:line); ZVP_ENOMEM. *out is NULL on failure.
  * Thread safety: reentrant.
  */
 int zvp_table_read(const char *path, zvp_table **out, zvp_error *err);
+
+/* Inputs larger than this are refused (zvp_table_read reads the whole input once; "-" is
+ * standard input, pipes and FIFOs work). */
+#define ZVP_TABLE_MAX_BYTES ((size_t)64 << 20)
 /** zvp_table_free - free; NULL is a no-op. */
 void zvp_table_free(zvp_table *t);
 /** zvp_table_rows / zvp_table_cols - number of data rows (header, comment and blank lines
@@ -50,6 +56,20 @@ double zvp_table_value(const zvp_table *t, size_t i, size_t j);
 /** Text of cell (i, j) as written (trimmed, quotes removed; "" for an empty cell); owned by
  *  the table. NULL when t is NULL or i or j is out of range. */
 const char *zvp_table_text(const zvp_table *t, size_t i, size_t j);
+
+/**
+ * zvp_unit_ratio - how a value in unit `from` (a CSV header unit) converts to unit `to` (a
+ * model descriptor's unit): value_to = value_from * mul / div, where mul and div are whole
+ * numbers (ms -> s: mul 1, div 1000, so 250 ms gives the double nearest 0.25).
+ * A unit is `atom` or `atom/atom`. Known atoms: 1, % (= 0.01); s, ms, us, ns, min, h; B, KB,
+ * kB, MB, GB, TB (decimal: GB = 1e9 bytes), KiB, MiB, GiB, TiB (binary: GiB = 2^30 bytes);
+ * pages, kpages, Mpages; frames, kframes (counts of things: they also convert to the plain
+ * number "1", so pages/s -> 1/s). Any other atom converts only to itself. An empty
+ * `from` is taken as `to` (mul = div = 1); an empty `to` is "1".
+ * @return ZVP_SUCCESS; ZVP_EINVAL (the units are not of the same kind: the message names
+ *         both; NULL arguments). mul = div = 1 on failure.
+ */
+int zvp_unit_ratio(const char *from, const char *to, double *mul, double *div, zvp_error *err);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 #include "internal.h"
 
@@ -54,14 +55,28 @@ int cli_error(const cli_ctx *c, int status, const char *fmt, ...)
     return emit(c, status, msg);
 }
 
+/* Does msg already say what the status means? The status text up to its first " (" (so
+ * "no steady state" for "no steady state (utilization >= 1)"), case-insensitively. */
+static int says_status(const char *msg, const char *what)
+{
+    size_t n = strcspn(what, "(");
+    while (n > 0 && what[n - 1] == ' ')
+        n--;
+    for (const char *p = msg; *p; p++)
+        if (strncasecmp(p, what, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A library error: its message, with the status's meaning appended once, only when the
+ * message does not already say it (so nothing is said twice). */
 int cli_lib_error(const cli_ctx *c, const zvp_error *e)
 {
-    const char *what = zvp_strerror(e->status);
     int status = e->status ? e->status : ZVP_EINVAL;
+    const char *what = zvp_strerror(status);
     if (!e->message[0])
         return emit(c, status, what);
-    if (strstr(e->message, what) ||
-        (e->status == ZVP_EUNSTABLE && strstr(e->message, "no steady state")))
+    if (says_status(e->message, what))
         return emit(c, status, e->message);
     return cli_error(c, status, "%s (%s)", e->message, what);
 }
@@ -76,13 +91,11 @@ void cli_warn(const cli_ctx *c, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* The library's number grammar; the command line takes decimal numbers only (no hex,
- * whose 'p' exponent and 'x' read as typing slips on a command line). */
+/* The library's one number grammar (decimal only: no hex, inf or nan), as in model files,
+ * fit files, CSV cells and sweep axes. */
 int cli_number(const char *s, double *out)
 {
-    if (!s || strpbrk(s, "xXpP"))
-        return -1;
-    return zvp_parse_double(s, out);
+    return s ? zvp_parse_double(s, out) : -1;
 }
 
 /* NAME=VALUE: split into name (buffer) and value; -1 when arg is not of that form. */

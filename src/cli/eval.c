@@ -103,7 +103,8 @@ int cli_eval(const cli_ctx *c0, int argc, char **argv)
     } else if (st == ZVP_SUCCESS) {
         printf("model %s\n", m->name);
         for (size_t j = 0; j < m->n_outputs; j++)
-            printf("  %-24s %14.6g %-9s %s\n", m->outputs[j].name, out[j], m->outputs[j].unit,
+            printf("  %-24s %14.6g %-9s %s\n", m->outputs[j].name, out[j] + 0.0 /* -0: 0 */,
+                   m->outputs[j].unit,
                    m->outputs[j].description);
     } else {
         rc = cli_lib_error(&c, &err);

@@ -24,7 +24,7 @@ json_t *cli_json_doc(const char *command)
 json_t *cli_json_num(double v, const char *why)
 {
     if (isfinite(v))
-        return json_real(v);
+        return json_real(v + 0.0); /* -0 is written 0 */
     if (!why)
         why = isnan(v) ? "NaN: not defined for these inputs"
               : v > 0  ? "+inf: unbounded above"

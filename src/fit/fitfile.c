@@ -171,6 +171,7 @@ static int parse_data_list(ff_reader *r, zvp_error *err)
 {
     size_t n = 1, len = 0;
     const char *p = r->data;
+    char *d;
     for (const char *q = r->data; *q; q++)
         n += *q == ',';
     r->data_paths = calloc(n, sizeof *r->data_paths);
@@ -198,12 +199,17 @@ static int parse_data_list(ff_reader *r, zvp_error *err)
     }
     if (!(r->fit->data_path = malloc(len + 1)))
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
-    r->fit->data_path[0] = '\0';
+    d = r->fit->data_path; /* joined with ", " (linear in the list) */
     for (size_t k = 0; k < n; k++) {
-        if (k)
-            strcat(r->fit->data_path, ", ");
-        strcat(r->fit->data_path, r->data_paths[k]);
+        size_t l = strlen(r->data_paths[k]);
+        if (k) {
+            memcpy(d, ", ", 2);
+            d += 2;
+        }
+        memcpy(d, r->data_paths[k], l);
+        d += l;
     }
+    *d = '\0';
     return ZVP_SUCCESS;
 }
 
@@ -248,6 +254,7 @@ int zvp_ff_find_column(const ff_reader *r, const char *section, const char *key,
     long j;
     zvp_error_clear(&e1);
     zvp_error_clear(&e2);
+    c->mul = c->div = 1.0;
     j = zvp_table_col_index(r->tables[0], column, &e1);
     if (j >= 0) {
         c->table = 0;
@@ -267,6 +274,20 @@ int zvp_ff_find_column(const ff_reader *r, const char *section, const char *key,
     }
     return zvp_fail(err, ZVP_ENOTFOUND, "%s: [%s] %s = %s: in %s: %s", r->path, section, key,
                     column, r->fit->data_path, e1.message);
+}
+
+/* The header unit of column c against the model unit `unit` of [section] key: c->mul and
+ * c->div convert the column's values (calibration/README.md, "Units"). */
+static int column_unit(const ff_reader *r, const char *section, const char *key,
+                       const char *column, const char *unit, ff_col *c, zvp_error *err)
+{
+    const zvp_table *t = c->table ? r->join_t : r->tables[0];
+    zvp_error e;
+    zvp_error_clear(&e);
+    if (zvp_unit_ratio(zvp_table_col_unit(t, c->col), unit ? unit : "", &c->mul, &c->div, &e))
+        return zvp_fail(err, ZVP_EINVAL, "%s: [%s] %s = %s: the column's %s; %s is in [%s]",
+                        r->path, section, key, column, e.message, key, unit && *unit ? unit : "1");
+    return ZVP_SUCCESS;
 }
 
 /* A column is numeric when it has a non-empty cell and every non-empty cell is a number (in
@@ -370,7 +391,10 @@ static int declare_match(ff_reader *r, const zvp_ini_entry *x, zvp_error *err)
                       r->path, x->key, x->value, comma + 1);
     else if (zvp_fit_add_match(r->fit, x->key, weight, &e))
         st = zvp_fit_fail_from(err, &e, "%s: [match] %s = %s", r->path, x->key, x->value);
-    else if (!(st = zvp_ff_find_column(r, "match", x->key, column, &r->match_cols[j], err))) {
+    else if (!(st = zvp_ff_find_column(r, "match", x->key, column, &r->match_cols[j], err)) &&
+             !(st = column_unit(r, "match", x->key, column,
+                                r->fit->model->outputs[r->fit->match[j].index].unit,
+                                &r->match_cols[j], err))) {
         const zvp_table *t = r->match_cols[j].table ? r->join_t : r->tables[0];
         if (zvp_fit_set_match_column(r->fit, j, column, zvp_table_col_unit(t, r->match_cols[j].col)))
             st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
@@ -391,6 +415,10 @@ static int declare_input(ff_reader *r, const zvp_ini_entry *x, zvp_error *err)
     if (zvp_fit_set_input_column(r->fit, k, x->value))
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
     st = zvp_ff_find_column(r, "inputs", x->key, x->value, &r->input_cols[k], err);
+    if (!st)
+        st = column_unit(r, "inputs", x->key, x->value,
+                         r->fit->model->params[r->fit->inputs[k].index].unit, &r->input_cols[k],
+                         err);
     return st;
 }
 

@@ -9,6 +9,7 @@
 typedef struct ff_col {
     int table;
     size_t col;
+    double mul, div; /* header unit -> model unit: value * mul / div (zvp_unit_ratio) */
 } ff_col;
 
 /* One condition of [fit] where = <column> = <value>[; ...]. */

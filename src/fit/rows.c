@@ -45,38 +45,83 @@ static int where_holds(const ff_reader *r, const ff_rows *fr, size_t c)
  * left); -1 if none. */
 static long label_column(const ff_reader *r, const ff_rows *fr)
 {
-    for (size_t j = 0; j < zvp_table_cols(r->tables[0]); j++) {
-        int filtered = 0;
-        for (size_t k = 0; k < r->n_where; k++)
-            filtered |= r->wheres[k].c.table == 0 && r->wheres[k].c.col == j;
-        if (filtered)
+    size_t cols = zvp_table_cols(r->tables[0]);
+    unsigned char *filtered = calloc(cols + 1, 1);
+    long found = -1;
+    if (!filtered)
+        return -1; /* out of memory: rows are labelled by number */
+    for (size_t k = 0; k < r->n_where; k++)
+        if (r->wheres[k].c.table == 0)
+            filtered[r->wheres[k].c.col] = 1;
+    for (size_t j = 0; j < cols && found < 0; j++) {
+        if (filtered[j])
             continue;
         for (size_t i = 0; i < fr->kept; i++) {
             size_t row;
             const zvp_table *t = cell_table(r, fr, fr->keep[i], 0, &row);
-            if (zvp_table_text(t, row, j)[0] != '\0' && isnan(zvp_table_value(t, row, j)))
-                return (long)j;
+            if (zvp_table_text(t, row, j)[0] != '\0' && isnan(zvp_table_value(t, row, j))) {
+                found = (long)j;
+                break;
+            }
         }
     }
-    return -1;
+    free(filtered);
+    return found;
 }
 
-/* The join table's key column must hold distinct numbers. */
-static int check_join_keys(const ff_reader *r, size_t kj, zvp_error *err)
+/* A join key and its row in the join table. */
+typedef struct key_row {
+    double key;
+    size_t row;
+} key_row;
+
+static int cmp_key_row(const void *a, const void *b)
+{
+    const key_row *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The join table's keys sorted (*out, [rows]); they must be distinct numbers. Sorting keeps
+ * the join linear-logarithmic in the rows. */
+static int sorted_join_keys(const ff_reader *r, size_t kj, key_row **out, zvp_error *err)
 {
     const zvp_table *jt = r->join_t;
     const char *key = r->fit->join_key;
-    for (size_t a = 0; a < zvp_table_rows(jt); a++) {
-        double ka = zvp_table_value(jt, a, kj);
-        if (isnan(ka))
+    size_t n = zvp_table_rows(jt);
+    key_row *v = malloc((n + 1) * sizeof *v);
+    *out = v;
+    if (!v)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    for (size_t a = 0; a < n; a++) {
+        v[a].key = zvp_table_value(jt, a, kj);
+        v[a].row = a;
+        if (isnan(v[a].key))
             return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
                             r->fit->join_path, key, zvp_table_text(jt, a, kj), a + 1);
-        for (size_t b = 0; b < a; b++)
-            if (zvp_table_value(jt, b, kj) == ka)
-                return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = %s appears in rows %zu and %zu",
-                                r->fit->join_path, key, zvp_table_text(jt, a, kj), b + 1, a + 1);
     }
+    qsort(v, n, sizeof *v, cmp_key_row);
+    for (size_t a = 1; a < n; a++)
+        if (v[a].key == v[a - 1].key)
+            return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = %s appears in rows %zu and %zu",
+                            r->fit->join_path, key, zvp_table_text(jt, v[a].row, kj),
+                            v[a - 1].row + 1, v[a].row + 1);
     return ZVP_SUCCESS;
+}
+
+/* Row of the join table whose key is k, or (size_t)-1. */
+static size_t find_key(const key_row *v, size_t n, double k)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].key < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].key == k ? v[lo].row : (size_t)-1;
 }
 
 /* Join partner of every candidate row; a data row whose key the join table lacks is
@@ -85,6 +130,7 @@ static int join_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
 {
     const zvp_fit *fit = r->fit;
     size_t jr = zvp_table_rows(r->join_t);
+    key_row *keys = NULL;
     long kj;
     zvp_error e;
     int st;
@@ -97,28 +143,29 @@ static int join_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
     if (kj < 0)
         return zvp_fit_fail_from(err, &e, "%s: [fit] join_key = %s: in %s", r->path,
                                  fit->join_key, fit->join_path);
-    if ((st = check_join_keys(r, (size_t)kj, err)))
-        return st;
-    for (size_t c = 0; c < fr->n; c++) {
+    st = sorted_join_keys(r, (size_t)kj, &keys, err);
+    for (size_t c = 0; c < fr->n && !st; c++) {
         const zvp_table *t = r->tables[fr->file[c]];
         size_t i = fr->row[c], kd = (size_t)fr->key_col, a;
         double k = zvp_table_value(t, i, kd);
-        if (isnan(k))
-            return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
-                            r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
-                            i + 1);
-        for (a = 0; a < jr; a++)
-            if (zvp_table_value(r->join_t, a, (size_t)kj) == k)
-                break;
-        if (a == jr)
-            return zvp_fail(err, ZVP_EPARSE,
-                            "%s: [fit] join_key = %s: row %zu of %s has %s = %s, which %s "
-                            "does not have", r->path, fit->join_key, i + 1,
-                            r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
-                            fit->join_path);
+        if (isnan(k)) {
+            st = zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
+                          r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
+                          i + 1);
+            break;
+        }
+        if ((a = find_key(keys, jr, k)) == (size_t)-1) {
+            st = zvp_fail(err, ZVP_EPARSE,
+                          "%s: [fit] join_key = %s: row %zu of %s has %s = %s, which %s "
+                          "does not have", r->path, fit->join_key, i + 1,
+                          r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
+                          fit->join_path);
+            break;
+        }
         fr->partner[c] = a;
     }
-    return ZVP_SUCCESS;
+    free(keys);
+    return st;
 }
 
 /* Candidate rows, joined and filtered into fr. */
@@ -163,7 +210,8 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
     for (size_t k = 0; k < fit->n_inputs; k++) {
         size_t row;
         const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
-        in[k] = zvp_table_value(t, row, r->input_cols[k].col);
+        in[k] = zvp_table_value(t, row, r->input_cols[k].col) * r->input_cols[k].mul /
+                r->input_cols[k].div;
         if (isnan(in[k]))
             return zvp_fail(err, ZVP_EINVAL,
                             "%s: [inputs] %s = %s: row %zu of %s (%s) has '%s', not a number",
@@ -174,7 +222,8 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_fit_match *mt = &fit->match[j];
         size_t row;
         const zvp_table *t = cell_table(r, fr, c, r->match_cols[j].table, &row);
-        y[j] = zvp_table_value(t, row, r->match_cols[j].col);
+        y[j] = zvp_table_value(t, row, r->match_cols[j].col) * r->match_cols[j].mul /
+               r->match_cols[j].div;
         if (isnan(y[j]) && zvp_table_text(t, row, r->match_cols[j].col)[0] != '\0')
             return zvp_fail(err, ZVP_EPARSE,
                             "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number",

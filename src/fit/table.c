@@ -1,19 +1,21 @@
 /*
- * src/table.c - measurement tables (CSV): '#' comment lines, one header row whose cells are
- * `name` or `name [unit]`, then data rows of numbers or text.
+ * src/fit/table.c - measurement tables (CSV): '#' comment lines, one header row whose cells
+ * are `name` or `name [unit]`, then data rows of numbers or text.
  *
- * Lines are read with getline(), so there is no line-length limit. Cells are split on ',';
- * a cell may be quoted with '"' (RFC 4180: "" inside quotes is one quote, commas inside
- * quotes are kept). Cells are trimmed of spaces and tabs; CR before LF is dropped. Blank
+ * The input is read once with zvp_read_input (a file, a pipe or a FIFO, "-" = standard input,
+ * at most ZVP_TABLE_MAX_BYTES), so there is no line-length limit; a NUL byte anywhere is an
+ * error naming the line. Loading is linear in the input (duplicate names by sorting).
+ * Cells are split on ','; a cell may be quoted with '"' (RFC 4180: "" inside quotes is one
+ * quote, commas inside quotes are kept). Cells are trimmed of spaces and tabs; CR before LF is dropped. Blank
  * lines and lines whose first non-blank character is '#' are skipped. A UTF-8 byte-order
  * mark at the start of the file is skipped.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/ini.h"
 #include "zvmperf/table.h"
 
 struct zvp_table {
@@ -22,6 +24,7 @@ struct zvp_table {
     char **units;  /* [cols], "" when none */
     char **text;   /* [rows*cols] row-major, as written (trimmed) */
     double *value; /* [rows*cols] NaN for text or empty cells */
+    struct named_col *sorted; /* [cols] names sorted (lookup by bsearch) */
 };
 
 /* A growable list of owned strings. */
@@ -55,6 +58,21 @@ static int strvec_push(strvec *s, const char *p, size_t len)
         return -1;
     memcpy(c, p, len);
     c[len] = '\0';
+    s->v[s->n++] = c;
+    return 0;
+}
+
+/* Append an owned string. 0 on success, -1 on ENOMEM (s keeps nothing). */
+static int strvec_take(strvec *s, char *c)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        char **v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
     s->v[s->n++] = c;
     return 0;
 }
@@ -179,7 +197,42 @@ void zvp_table_free(zvp_table *t)
     free(t->units);
     free(t->text);
     free(t->value);
+    free(t->sorted);
     free(t);
+}
+
+typedef struct named_col {
+    const char *name;
+    size_t col;
+} named_col;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const named_col *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->col > y->col) - (x->col < y->col);
+}
+
+/* Sort the names into t->sorted; a column name given twice is an error (found by sorting:
+ * O(n log n)) naming the first two columns of the repeated name that sorts first. */
+static int check_duplicates(zvp_table *t, const char *path, size_t line, zvp_error *err)
+{
+    named_col *v;
+    int st = ZVP_SUCCESS;
+    if (!(v = t->sorted = malloc((t->cols + 1) * sizeof *v)))
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
+    for (size_t j = 0; j < t->cols; j++) {
+        v[j].name = t->names[j];
+        v[j].col = j;
+    }
+    qsort(v, t->cols, sizeof *v, cmp_named);
+    for (size_t k = 1; k < t->cols; k++)
+        if (strcmp(v[k - 1].name, v[k].name) == 0) {
+            st = zvp_fail(err, ZVP_EPARSE,
+                          "%s:%zu: duplicate column name '%s' (columns %zu and %zu)", path, line, v[k].name, v[k - 1].col + 1, v[k].col + 1);
+            break;
+        }
+    return st;
 }
 
 /* Build the table from header cells and the row-major body cells (takes their strings). */
@@ -187,6 +240,7 @@ static int build_table(const char *path, size_t header_line, strvec *head, strve
                        zvp_table **out, zvp_error *err)
 {
     zvp_table *t = calloc(1, sizeof *t);
+    int st;
     if (!t)
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     t->cols = head->n;
@@ -201,21 +255,18 @@ static int build_table(const char *path, size_t header_line, strvec *head, strve
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     }
     for (size_t j = 0; j < t->cols; j++) {
-        int st = parse_header_cell(head->v[j], &t->names[j], &t->units[j], path, header_line, j,
-                                   err);
+        st = parse_header_cell(head->v[j], &t->names[j], &t->units[j], path, header_line, j,
+                               err);
         if (st) {
             t->rows = 0;
             zvp_table_free(t);
             return st;
         }
-        for (size_t k = 0; k < j; k++)
-            if (strcmp(t->names[k], t->names[j]) == 0) {
-                zvp_fail(err, ZVP_EPARSE, "%s:%zu: duplicate column name '%s' (columns %zu and %zu)",
-                         path, header_line, t->names[j], k + 1, j + 1);
-                t->rows = 0;
-                zvp_table_free(t);
-                return ZVP_EPARSE;
-            }
+    }
+    if ((st = check_duplicates(t, path, header_line, err))) {
+        t->rows = 0;
+        zvp_table_free(t);
+        return st;
     }
     /* take over the body strings */
     t->text = body->v;
@@ -229,76 +280,92 @@ static int build_table(const char *path, size_t header_line, strvec *head, strve
     return ZVP_SUCCESS;
 }
 
+/* Lines of the text as read: the next line from *pos (its terminator replaced by NUL; a CR
+ * before LF dropped), or NULL at the end. *len is the line's length. */
+static char *next_line(char *text, size_t n, size_t *pos, size_t *len)
+{
+    char *s, *nl;
+    size_t l;
+    if (*pos >= n)
+        return NULL;
+    s = text + *pos;
+    nl = memchr(s, '\n', n - *pos);
+    l = nl ? (size_t)(nl - s) : n - *pos;
+    *pos += l + (nl != NULL);
+    s[l] = '\0';
+    if (l > 0 && s[l - 1] == '\r')
+        s[--l] = '\0';
+    *len = l;
+    return s;
+}
+
+/* The header and the body cells of the text (modified in place). */
+static int parse_text(const char *path, char *text, size_t n, strvec *head, strvec *body,
+                      size_t *header_line, zvp_error *err)
+{
+    strvec cells = {0};
+    size_t pos = 0, lineno = 0, len;
+    char *line;
+    int st = ZVP_SUCCESS, have_header = 0;
+    if (n >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
+        (unsigned char)text[2] == 0xBF)
+        pos = 3;
+    while (!st && (line = next_line(text, n, &pos, &len)) != NULL) {
+        char *s = line;
+        lineno++;
+        if (memchr(line, '\0', len))
+            return zvp_fail(err, ZVP_EPARSE, "%s:%zu: NUL byte in line", path, lineno);
+        while (is_blank(*s))
+            s++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        if (!have_header) {
+            st = split_line(s, head, path, lineno, err);
+            have_header = 1;
+            *header_line = lineno;
+            continue;
+        }
+        if ((st = split_line(s, &cells, path, lineno, err)))
+            break;
+        if (cells.n != head->n)
+            st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: ragged row: %zu cells, header (line %zu) has %zu",
+                          path, lineno, cells.n, *header_line, head->n);
+        for (size_t j = 0; j < cells.n && !st; j++) {
+            /* move the cell strings into the body */
+            if (strvec_take(body, cells.v[j]))
+                st = zvp_fail(err, ZVP_ENOMEM, "%s:%zu: out of memory", path, lineno);
+            else
+                cells.v[j] = NULL;
+        }
+        strvec_free(&cells);
+    }
+    strvec_free(&cells);
+    if (!st && !have_header)
+        st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: no header row (only comments or blank lines)",
+                      path, lineno);
+    return st;
+}
+
 int zvp_table_read(const char *path, zvp_table **out, zvp_error *err)
 {
-    FILE *fp;
-    char *line = NULL;
-    size_t cap = 0, lineno = 0, header_line = 0;
-    ssize_t len;
-    strvec head = {0}, body = {0}, cells = {0};
-    int st = ZVP_SUCCESS, have_header = 0;
+    char *text = NULL;
+    size_t n = 0, header_line = 0;
+    strvec head = {0}, body = {0};
+    const char *name;
+    int st;
 
     if (!out)
         return zvp_fail(err, ZVP_EINVAL, "zvp_table_read: out is NULL");
     *out = NULL;
     if (!path)
         return zvp_fail(err, ZVP_EINVAL, "zvp_table_read: path is NULL");
-    fp = fopen(path, "r");
-    if (!fp)
-        return zvp_fail(err, ZVP_EIO, "%s: cannot open: %s", path, strerror(errno));
-
-    errno = 0;
-    while ((len = getline(&line, &cap, fp)) != -1) {
-        char *s = line;
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (lineno == 1 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
-            (unsigned char)s[2] == 0xBF)
-            s += 3;
-        while (is_blank(*s))
-            s++;
-        if (*s == '\0' || *s == '#')
-            continue;
-        if (strlen(s) != (size_t)(len - (s - line))) {
-            st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: NUL byte in line", path, lineno);
-            break;
-        }
-        if (!have_header) {
-            st = split_line(s, &head, path, lineno, err);
-            if (st)
-                break;
-            have_header = 1;
-            header_line = lineno;
-            continue;
-        }
-        st = split_line(s, &cells, path, lineno, err);
-        if (st)
-            break;
-        if (cells.n != head.n) {
-            st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: ragged row: %zu cells, header (line %zu) has %zu",
-                          path, lineno, cells.n, header_line, head.n);
-            break;
-        }
-        for (size_t j = 0; j < cells.n && !st; j++) {
-            if (strvec_push(&body, cells.v[j], strlen(cells.v[j])))
-                st = zvp_fail(err, ZVP_ENOMEM, "%s:%zu: out of memory", path, lineno);
-        }
-        strvec_free(&cells);
-        if (st)
-            break;
-    }
-    if (!st && ferror(fp))
-        st = zvp_fail(err, ZVP_EIO, "%s:%zu: read error: %s", path, lineno + 1,
-                      strerror(errno ? errno : EIO));
-    if (!st && !have_header)
-        st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: no header row (only comments or blank lines)",
-                      path, lineno);
-    free(line);
-    fclose(fp);
+    name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if ((st = zvp_read_input(path, ZVP_TABLE_MAX_BYTES, &text, &n, err)))
+        return st;
+    st = parse_text(name, text, n, &head, &body, &header_line, err);
+    free(text);
     if (!st)
-        st = build_table(path, header_line, &head, &body, out, err);
-    strvec_free(&cells);
+        st = build_table(name, header_line, &head, &body, out, err);
     strvec_free(&head);
     strvec_free(&body);
     return st;
@@ -325,9 +392,20 @@ long zvp_table_col_index(const zvp_table *t, const char *name, zvp_error *err)
         zvp_fail(err, ZVP_EINVAL, "zvp_table_col_index: table or name is NULL");
         return -1;
     }
-    for (size_t j = 0; j < t->cols; j++)
-        if (strcmp(t->names[j], name) == 0)
-            return (long)j;
+    if (t->cols) {
+        named_col key = {name, 0}, *hit;
+        size_t lo = 0, hi = t->cols; /* first entry >= key (the lowest column of a name) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_named(&t->sorted[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        hit = lo < t->cols ? &t->sorted[lo] : NULL;
+        if (hit && strcmp(hit->name, name) == 0)
+            return (long)hit->col;
+    }
     list[0] = '\0';
     for (size_t j = 0; j < t->cols && used < sizeof list; j++) {
         int k = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", t->names[j]);
