@@ -1,9 +1,12 @@
 /*
  * bench/bench_sweep.c - sweep engine benchmark: the sweetspot model over a grid of more
  * than 10^6 points (storage_gb = 256:4096:0.4 -> 9601 values, x cpus = 16..128 -> 113
- * values: 1,084,913 points), written to HDF5 in /tmp with 1 and then 2 OpenMP threads.
- * Prints points per second, the speed-up, the peak resident memory (getrusage ru_maxrss)
- * and whether both files hold the same bytes in every output dataset and in /status.
+ * values: 1,084,913 points), written to HDF5 in /tmp with 1 and then 2 OpenMP threads, and
+ * the same grid evaluated in memory with zvp_eval_grid (slices of 65536 points into reused
+ * arrays, no file) with 1 and 2 threads. Prints points per second of both, the speed-ups,
+ * the peak resident memory (getrusage ru_maxrss), whether both files hold the same bytes in
+ * every output dataset and in /status, and whether the in-memory arrays of 1 and 2 threads
+ * hash the same.
  * Fixed parameters: calibration/params/sweetspot-zvm64.ini when it exists, else the
  * model's defaults. Nothing is asserted on time.
  *
@@ -14,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include <hdf5.h>
 #include "zvmperf/zvmperf.h"
 
 #define DEFAULT_PARAMS "calibration/params/sweetspot-zvm64.ini"
+#define SLICE_POINTS 65536u /* points per zvp_eval_grid call in memory */
 
 /* User + system CPU seconds of this process so far. */
 static double cpu_s(void)
@@ -34,6 +39,59 @@ static long peak_rss_kib(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* The whole grid in memory with zvp_eval_grid, SLICE_POINTS points per call into the same
+ * arrays. Returns the wall seconds (-1 on error, message on stderr); *hash covers every
+ * output and status byte in grid order. */
+static double eval_in_memory(const zvp_model *m, const double *fixed, const zvp_axis *axes,
+                             size_t n_axes, uint64_t points, int threads, uint64_t *hash)
+{
+    double *out = malloc((size_t)SLICE_POINTS * (m->n_outputs ? m->n_outputs : 1) * sizeof *out);
+    uint8_t *st = malloc(SLICE_POINTS);
+    uint64_t first, h = 1469598103934665603ULL;
+    double t0, t = -1;
+    zvp_error err;
+    if (!out || !st) {
+        fprintf(stderr, "bench_sweep: out of memory\n");
+        goto done;
+    }
+    t0 = wall_s();
+    for (first = 0; first < points; first += SLICE_POINTS) {
+        uint64_t n = points - first < SLICE_POINTS ? points - first : SLICE_POINTS;
+        if (zvp_eval_grid(m, fixed, axes, n_axes, first, n, out, st, threads, &err) !=
+            ZVP_SUCCESS) {
+            fprintf(stderr, "bench_sweep: %s\n", err.message);
+            goto done;
+        }
+        h = fnv1a(h, out, (size_t)n * m->n_outputs * sizeof *out);
+        h = fnv1a(h, st, (size_t)n);
+    }
+    t = wall_s() - t0;
+    *hash = h;
+done:
+    free(out);
+    free(st);
+    return t;
 }
 
 /* Compare one dataset of two files, one index of the first axis at a time (bounded
@@ -130,7 +188,8 @@ int main(int argc, char **argv)
     size_t n[2] = {0, 0};
     const char *specs[2] = {"storage_gb=256:4096:0.4", "cpus=16:128:1"};
     char paths[2][512], command[256];
-    double pps[2] = {0, 0};
+    double pps[2] = {0, 0}, mem_pps[2] = {0, 0};
+    uint64_t hash[2] = {0, 0};
     zvp_axis axes[2];
     zvp_model_file *mf = NULL;
     const zvp_model *m;
@@ -198,6 +257,30 @@ int main(int argc, char **argv)
     printf("bench_sweep: outputs and /status identical for 1 and 2 threads: %s\n",
            same == 1 ? "yes" : same == 0 ? "no" : "error (cannot read the files)");
     status = same == 1 ? 0 : 1;
+
+    /* the same grid in memory: zvp_eval_grid, no file */
+    for (t = 0; t < 2; t++) {
+        uint64_t points = (uint64_t)n[0] * n[1];
+        double cpu0 = cpu_s(), s = eval_in_memory(m, zvp_model_file_params(mf), axes, 2, points,
+                                                  t + 1, &hash[t]);
+        if (s < 0) {
+            status = 1;
+            break;
+        }
+        mem_pps[t] = (double)points / s;
+        cpu0 = cpu_s() - cpu0;
+        printf("bench_sweep: in memory (zvp_eval_grid, %u-point slices), threads %d: %.3f s "
+               "wall, %.0f points/s (%.2f x the HDF5 sweep's), CPU %.3f s\n",
+               SLICE_POINTS, t + 1, s, mem_pps[t], mem_pps[t] / pps[t], cpu0);
+    }
+    if (mem_pps[0] > 0 && mem_pps[1] > 0) {
+        printf("bench_sweep: in memory, speed-up 2 threads / 1 thread: %.2f\n",
+               mem_pps[1] / mem_pps[0]);
+        printf("bench_sweep: in-memory arrays identical for 1 and 2 threads (FNV-1a): %s\n",
+               hash[0] == hash[1] ? "yes" : "no");
+        if (hash[0] != hash[1])
+            status = 1;
+    }
     for (t = 0; t < 2; t++)
         remove(paths[t]);
 out:

@@ -2,9 +2,10 @@
 # bench/run.sh - run the benchmarks (make bench): sh bench/run.sh BUILD_DIR CLI
 #   e.g. sh bench/run.sh build build/zvmperf
 # Runs BUILD_DIR/<name> for every bench/<name>.c (one program each), then times the CLI
-# on the `make demo` sweep grid. Figures are printed; nothing is asserted on time. Exits 1
-# if a benchmark program fails (bench_sweep also fails when the 1- and 2-thread results
-# differ).
+# on the `make demo` sweep grid. bench_sweep times the HDF5 sweep (zvp_sweep_run) and the
+# same grid in memory (zvp_eval_grid), each with 1 and 2 threads. Figures are printed;
+# nothing is asserted on time. Exits 1 if a benchmark program fails (bench_sweep also fails
+# when the 1- and 2-thread results differ, in the files or in memory).
 set -u
 B=${1:-build}
 CLI=${2:-build/zvmperf}
@@ -45,5 +46,12 @@ if [ -x "$CLI" ] && [ -r "$PARAMS" ]; then
     rm -f "$f"
 else
     echo "== CLI timing skipped ($CLI or $PARAMS missing) =="
+fi
+# Python's broadcast eval (one C call) against the CLI sweep on a 1.7-million-point grid
+PY=${PYTHON:-/usr/bin/python3}
+if [ -x "$CLI" ] && "$PY" -c "import numpy, h5py" 2>/dev/null; then
+    echo "== Python grid vs CLI sweep =="
+    PYTHONPATH=python-bindings ZVMPERF_LIB="$B/libzvmperf.so" "$PY" bench/bench_python_grid.py \
+        --cli "$CLI" --threads 2 --repeat 1 || rc=1
 fi
 exit $rc

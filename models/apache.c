@@ -2,54 +2,15 @@
  * models/apache.c - the Apache Scaling workload (Linux AWM clients and Apache servers as z/VM
  * guests) scaled by IFL cores and central storage, z/VM 6.3 and 6.4.
  *
- * Source of the workload and the measurements: reports/000_316e51b10221aadf.txt ("Memory
- * Management Serialization Contention Relief and 2 TB Central Storage Support"), Table 2
- * (configurations: 8/16/24/32 cores with 512/1024/1536/2048 GB, cores/2 AWM clients, each
- * with sessions to 6 servers), Tables 6 and 7 (ETR, ITR, busy, emulation and CP busy, T/V for
- * 8/16/24 cores; the 32-core column is withheld and is predicted, never fitted), Table 8.
- * Equations: MODELS.md 4.1 (exact MVA, utilization law), 4.3 (m-server CPU station), 4.5
- * (Universal Scalability Law, of which the CPU demand below is a mechanistic split).
- *
- * Mechanism. A closed network: every AWM client-server session is a customer that cycles
- * through (a) the N dedicated cores, a ZVP_STATION_MULTI station with N servers and service
- * demand D per transaction, and (b) a non-CPU delay Z per transaction (virtual network
- * delivery, timer and dispatch waits: time in which the session holds no processor).
- *
- *  CPU demand per transaction (ms of processor time), split as T/V splits it:
- *      emulation (guest Linux/Apache work):  e(N)    = emul_ms (1 + alpha (N - 1))
- *      CP (hypervisor) work:                 c(N, S) = cp_ms + cp_spin_ms (N - 1) S / 1024
- *      D = e + c
- *  e grows linearly with the cores (the USL contention term: MP effect on the guests' own
- *  work). c has a base cost plus a spin-lock term: spin per transaction grows with the other
- *  CPUs that can hold the lock (N - 1, MODELS.md 1.4 waiters) times the storage the lock
- *  manages in TB (S = storage_gb; the frame-manager lock covers all frames above 2 GB on
- *  6.3, report 000 "Background"). This is the USL's coherency (beta) term: with Table 2's
- *  64 GB per core, c - cp_ms = cp_spin_ms N (N - 1) / 16, so ITR follows the USL with
- *      gamma = 1 / (emul_ms + cp_ms),  alpha_USL = emul_ms alpha gamma,
- *      beta_USL = cp_spin_ms gamma / 16  (all per ms).
- *  ASSUMPTION: the data cannot separate cores from storage (Table 2 scales them together,
- *  64 GB per core); putting the storage factor on the CP spin term (and none on the guest
- *  term) is our attribution, motivated by the report's lock discussion, not identified.
- *
- *  Non-CPU delay per transaction: Z = think0_ms + think_per_core_ms N.
- *  ASSUMPTION (phenomenological): with a constant Z the closed model gives a busy that RISES
- *  with cores (pooling, and D grows), but Tables 6/7 show it falling (93.7 -> 89.4); the
- *  delay implied by the measured busy grows about linearly with N (7.2, 11.2, 14.8 ms on
- *  6.3, from the repairman model at each row). No mechanism for it is identified by the
- *  report; the linear form is an assumption.
- *
- *  Sessions (customers) = sessions_per_client x AWM clients (Table 2: 6 per client, and
- *  clients = cores / 2 when awm_clients = 0).
- *
- *  Outputs: ETR = X (exact MVA); busy per processor = U = X D / N (utilization law);
- *  ITR = ETR / (busy/100) = N / D; T/V = D / e = 1 + CP time / emulation time;
- *  emulation and CP busy per processor = busy e/D and busy c/D.
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "apache".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 #define APACHE_MAX_CORES 256
@@ -112,8 +73,6 @@ static const zvp_param_desc apache_outputs[N_OUTPUTS] = {
     {"sessions", "1", "client-server sessions (closed-network customers)", 0, INFINITY, 0, 0, 0},
 };
 
-static int is_integer(double v) { return v == floor(v); }
-
 static int apache_eval(const double *p, double *out, zvp_error *err)
 {
     const double n = p[P_CORES], s_gb = p[P_STORAGE_GB];
@@ -124,18 +83,7 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
     zvp_station cpu;
     int st;
 
-    if (!is_integer(n))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter cores = %.17g is not an integer in [1, %d]", n,
-                        APACHE_MAX_CORES);
-    if (!is_integer(p[P_AWM_CLIENTS]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter awm_clients = %.17g is not an integer in [0, 1e5]",
-                        p[P_AWM_CLIENTS]);
-    if (!is_integer(p[P_SESSIONS_PER_CLIENT]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "apache: parameter sessions_per_client = %.17g is not an integer in [1, 1000]",
-                        p[P_SESSIONS_PER_CLIENT]);
+    /* zvp_model_eval has checked every parameter; the product below is checked here */
     clients = p[P_AWM_CLIENTS] > 0 ? p[P_AWM_CLIENTS] : n / 2.0;
     sessions_d = ceil(clients * p[P_SESSIONS_PER_CLIENT]);
     if (sessions_d > 1e6)
@@ -175,8 +123,10 @@ const zvp_model zvp_model_apache = {
     "station (exact MVA) and a non-CPU delay; CPU per transaction split into guest emulation "
     "(grows with cores, USL contention) and CP work with a lock-spin term growing with the "
     "other cores times the storage managed (USL coherency).",
-    "reports/000_316e51b10221aadf.txt Tables 2, 6, 7 (32-core column withheld); MODELS.md 4.1, "
-    "4.3, 4.5",
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 2, 6, 7 (32-core column withheld); "
+    "exact MVA with an m-server station and the USL (src/queue/README.md)",
     N_PARAMS, apache_params,
     N_OUTPUTS, apache_outputs,
     apache_eval,

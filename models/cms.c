@@ -3,58 +3,15 @@
  * 2-way processor with paging to expanded storage and DASD, a minidisk cache and real I/O,
  * as a closed queueing network solved by exact MVA.
  *
- * Source of the workload and the measurements: reports/004_ba3a459889d6b8ee.txt (CMS1, 3420
- * users, 2064-109 2-way LPAR, 1 GB central + 2 GB expanded storage), Table 1 (per-command
- * figures for VM/ESA 2.4.0 and z/VM 3.1.0 31-bit and 64-bit CP) and the DASD configuration
- * table. Equations: MODELS.md 4.1 (exact MVA, response-time, utilization and Little's laws),
- * 4.3 (m-server CPU station), 4.4 (TPNS think time).
- *
- * Mechanism. N users cycle: think (think_s, TPNS AVG THINK (T)) -> a command that visits
- *   CPU        ZVP_STATION_MULTI, m = cpus, demand D_cpu = cpu_ms_per_cmd
- *              (PBT/CMD (H): total processor time per command, CP + emulation, which already
- *              includes the CPU time of the page moves and I/O handling);
- *   paging DASD page_volumes ZVP_STATION_QUEUE replicas, demand per volume
- *              page_reads_per_cmd x page_read_ms / page_volumes (READS/SEC / ETR (T); page
- *              writes are asynchronous and left out of the command's path);
- *   XSTOR      a delay station, xstor_in_per_cmd x xstor_in_us (XSTOR IN/SEC / ETR (T));
- *              the move is synchronous, so it costs latency but queues only for the CPU;
- *   user DASD  io_volumes ZVP_STATION_QUEUE replicas, demand per volume
- *              real_io_per_cmd x dasd_service_ms / io_volumes, with the minidisk cache
- *              avoiding the read hits:
- *                  real_io_per_cmd = other_rio_per_cmd + mdc_reads_per_cmd (1 - mdc_hit_ratio)
- *              (RIO/CMD (V) = real I/Os; MDC READS / ETR (T) = reads through the cache);
- *   a network delay net_delay_s per command (a pure delay, counted in the response): TPNS
- *              runs on an external system, so its response time (AVG LAST (T), "the last
- *              response to the screen", gloss.html) also holds the transfer of the input and of
- *              the screens between TPNS and the host (network, the TCPIP virtual machine's
- *              path), which no host station models. Fitted to AVG LAST (T). Without it the
- *              host stations give about 0.10-0.12 s at the measured ETR, close to AVG FIRST (T)
- *              0.10 s but below AVG LAST (T) 0.17 s;
- *   an unmeasured delay other_delay_s per command (a pure delay, added to the think time):
- *              the part of the cycle that is neither TPNS think time nor the measured
- *              response. Response-time law on Table 1, VM/ESA 2.4.0: N / X - Z =
- *              3420 / 341.54 - 9.12 = 0.89 s per command, but AVG LAST (T) is 0.17 s, so
- *              about 0.72 s of each cycle is in neither. TPNS's AVG THINK (T) is "the average
- *              think time determined by TPNS" (glossary, gloss.html) -- the scripted delay --
- *              and the TPNS response is timed from the input to the last screen reply, so the
- *              rest is time TPNS spends outside both: keying/transmission of the input and
- *              output through the network and the external TPNS system, screen handling
- *              between replies of multi-screen commands, and the script's own processing.
- *              It is fitted (one number per release) and is not a queue.
- *
- * Outputs. X and the residence times from exact MVA; ETR = X; response = the sum of the
- * residence times at the four service stations plus net_delay_s (= N/X - think_s -
- * other_delay_s); host_response_s = response - net_delay_s;
- * CPU utilization (sum over processors, like TOTAL (H)) = 100 X D_cpu (utilization law);
- * ITR = ETR / (per-processor utilization / 100) = cpus / D_cpu (like ITR (H));
- * page reads and XSTOR page-ins per second = X x per-command counts; DASD response per
- * real I/O = the user-volume residence per visit.
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "cms".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 #define US 1e-6
@@ -149,14 +106,6 @@ static const zvp_param_desc cms_outputs[N_OUTPUTS] = {
      0, INFINITY, 0, 0, 0},
 };
 
-static int check_int(const char *name, double v, double lo, double hi, zvp_error *err)
-{
-    if (v != floor(v))
-        return zvp_fail(err, ZVP_EINVAL, "cms: parameter %s = %.17g is not an integer in [%g, %g]",
-                        name, v, lo, hi);
-    return ZVP_SUCCESS;
-}
-
 static int cms_eval(const double *p, double *out, zvp_error *err)
 {
     enum { S_CPU, S_PAGE, S_XSTOR, S_IO, S_NET, N_ST };
@@ -167,12 +116,7 @@ static int cms_eval(const double *p, double *out, zvp_error *err)
     double page_ms, real_io, io_visits, x;
     int s;
 
-    if ((s = check_int("users", p[P_USERS], 0, 1e6, err)) ||
-        (s = check_int("cpus", p[P_CPUS], 1, CMS_MAX_CPUS, err)) ||
-        (s = check_int("page_volumes", p[P_PAGE_VOLUMES], 1, 1e4, err)) ||
-        (s = check_int("io_volumes", p[P_IO_VOLUMES], 1, 1e4, err)))
-        return s;
-
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     page_ms = p[P_PAGE_READ_MS] > 0 ? p[P_PAGE_READ_MS] : p[P_DASD_SERVICE_MS];
     real_io = p[P_OTHER_RIO_PER_CMD] + p[P_MDC_READS_PER_CMD] * (1.0 - p[P_MDC_HIT_RATIO]);
     io_visits = real_io / p[P_IO_VOLUMES]; /* real I/Os per command at one user volume */
@@ -214,7 +158,9 @@ const zvp_model zvp_model_cms = {
     "CMS1 interactive workload: users with TPNS think time in a closed network of a "
     "multiprocessor CPU, paging DASD volumes, expanded-storage page-ins, user DASD volumes "
     "behind a minidisk cache, and an unmeasured per-command delay; exact MVA.",
-    "reports/004_ba3a459889d6b8ee.txt Table 1 and DASD configuration; MODELS.md 4.1, 4.3, 4.4",
+    "report 004 ("
+    "2064 2-Way LPAR, 1G/2G: CMS1 with external TPNS), "
+    "Table 1 and the DASD configuration table; exact MVA (src/queue/README.md)",
     N_PARAMS, cms_params,
     N_OUTPUTS, cms_outputs,
     cms_eval,

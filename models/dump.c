@@ -1,48 +1,14 @@
 /*
- * models/dump.c - z/VM system dump write rate to ECKD or EDEV dump devices, by release
- * (MODELS.md section 5; reports/003_451370e309163623.txt, "System Dump Improvements").
+ * models/dump.c - z/VM system dump write rate to ECKD or EDEV dump devices, by release.
  *
- * Mechanism (renewal-reward over the dump's I/Os). The dump writes `frames` 4 KiB frames in
- * address order to `volumes` devices working in parallel. One I/O that carries b frames holds
- * its device for
- *     T_io(b) = t0 + b t_f                                                  (MODELS.md 5)
- * so over many I/Os the aggregate rate is the ratio of means
- *     rate = volumes E[b] / E[T_io] = volumes / (n t0 + t_f (1 + x f)),     n = 1 / E[b]
- * where n is the number of I/Os per dumped frame (end effects of the last I/O are ignored:
- * frames >> max_frames_per_io). How many frames an I/O carries is the release/device
- * difference the report describes:
- *   - chain_noncontiguous = 1 (ECKD on z/VM 6.3: channel programs "chain as many contiguous
- *     or noncontiguous frames as possible"): b = B = max_frames_per_io for every I/O, so
- *     n = 1/B whatever the contiguity.
- *   - chain_noncontiguous = 0 (an I/O carries only a contiguous run; EDEV on 6.3: "each I/O
- *     now writes as many contiguous frames as possible"): CP frame-table frames (share
- *     f = ft_pct/100) are one contiguous array, so they go B to an I/O; the other dumped
- *     frames lie in runs of geometric length L, P(L = j) = p^(j-1) (1 - p), mean
- *     m = other_run_frames = 1/(1 - p). By memorylessness each I/O on such a run carries
- *     min(L, B) frames, E[min(L, B)] = (1 - p^B)/(1 - p) = m (1 - p^B), so
- *         n = f / B + (1 - f) / E[min(L, B)].
- *     max_frames_per_io = 1 gives one frame per I/O (EDEV on 6.2).
- *   - ft_extra_ios_per_frame = x: additional single-frame I/Os (each t0 + t_f) per
- *     frame-table frame, carrying no new dumped frame. The report does not explain it; it is
- *     what the z/VM 6.2 rows need on both device types (their rate falls as the frame-table
- *     share rises, see the fit files), and the fits give x close to 1 on both.
- * Outputs: rate_frames_per_s = 1/tau, elapsed_s = frames tau (so frames = 0 takes 0 s),
- * tau = (n' t0 + t_f (1 + x f)) / volumes, n' = n + x f I/Os per dumped frame;
- * frames_per_io = 1/n'; io_rate_per_s = n' rate; io_time_ms = mean device time per I/O.
- * The report's Rate column is Dumped Frames / Elps Time, which this elapsed_s reproduces
- * with no separate fixed time per dump (the data cannot separate one from the frame-table
- * term, which also scales with storage size).
- *
- * Identification: per device and release the tables give 2 distinct conditions at 256 GB
- * (loads 1 and 2: ft_pct 51/92 or 50-51/90) and for ECKD 6.3 a third at 1 TB, so each fit
- * frees at most 2 parameters; volumes and max_frames_per_io are fixed from the table notes
- * and stated assumptions. Only t0/volumes and t_f/volumes are identified: per-device times
- * scale with the assumed concurrency. See calibration/fits/dump-*.ini.
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "dump".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 
@@ -87,29 +53,13 @@ static const zvp_param_desc dump_outputs[N_OUTPUTS] = {
     {"io_time_ms", "ms", "mean device time per I/O", 0, INFINITY, 0, 0, 0},
 };
 
-static int check_integer(zvp_error *err, const char *name, double v, const char *range)
-{
-    if (v != floor(v))
-        return zvp_fail(err, ZVP_EINVAL, "dump: parameter %s = %.17g is not an integer in %s", name,
-                        v, range);
-    return ZVP_SUCCESS;
-}
-
 static int dump_eval(const double *p, double *out, zvp_error *err)
 {
     const double f = p[P_FT_PCT] / 100.0, b_max = p[P_MAX_FRAMES], m = p[P_RUN];
     const double t0 = p[P_T0_MS] * MS, tf = p[P_TF_MS] * MS, x = p[P_FT_EXTRA];
     double n_main, n_io, dev_per_frame, tau;
-    int st;
 
-    for (int i = 0; i < N_OUTPUTS; i++)
-        out[i] = NAN;
-    if ((st = check_integer(err, "frames", p[P_FRAMES], "[0, 1e12]")) ||
-        (st = check_integer(err, "volumes", p[P_VOLUMES], "[1, 100000]")) ||
-        (st = check_integer(err, "max_frames_per_io", b_max, "[1, 1e6]")) ||
-        (st = check_integer(err, "chain_noncontiguous", p[P_CHAIN], "{0, 1}")))
-        return st;
-
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     if (p[P_CHAIN] == 1.0) {
         n_main = 1.0 / b_max;
     } else {
@@ -134,7 +84,9 @@ const zvp_model zvp_model_dump = {
     "set by the release's chaining (any frames vs contiguous runs only, frame-table frames "
     "contiguous, other frames in geometric runs); rate by renewal-reward, elapsed = frames / "
     "rate.",
-    "reports/003_451370e309163623.txt Tables 2-4; MODELS.md section 5",
+    "report 003 ("
+    "System Dump Improvements), "
+    "Tables 2, 3, 4",
     N_PARAMS, dump_params,
     N_OUTPUTS, dump_outputs,
     dump_eval,

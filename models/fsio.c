@@ -3,61 +3,15 @@
  * real memory: instantiated and resident memory, share of the DPA, share of z/VM's page
  * reads, paged-in share, and relative throughput.
  *
- * Source of the measurements: reports/002_9d3375a5ebfff038.txt ("File system I/O workload",
- * CID 64/20: 64 GiB real memory, 20 CPUs); the numbers its text states are in
- * calibration/data/002_text_fsio.csv, one row per variant and level in
- * calibration/data/002_fit_fsio.csv. Equations: MODELS.md 3 (working-set residency, host page
- * reads), 6 (DPA) and 1 (M/M/1 queue, Little's law).
- *
- * Mechanism. The guest's instantiated memory is four classes of pages:
- *   dirty pool   H = min(C, dirty_pool_gb), C = page_cache_gb - other_cache_gb (file cache of
- *                the page-cached variant; C = 0 for direct I/O, whose observed page cache is
- *                the other_cache_gb of libraries and processes). Dirty pages wait for Linux's
- *                write-back; the pool is bounded by Linux's dirty thresholds, which depend on
- *                the guest's memory, not on the I/O level. Report 002: such pages "might have
- *                appeared" idle to z/VM, were paged out and read back at write-back.
- *   active cache A = C - H: the cache beyond the dirty pool, in active use by the running
- *                I/O (writers beyond the threshold are throttled and their pages written back
- *                at once); re-referenced every active_reref_s.
- *   base         B = base_gb + other_cache_gb (kernel, processes, shared libraries; report 002
- *                "even here the observed size of the page cache was about 300 MiB"),
- *                re-referenced rarely, every base_reref_s.
- *   buffers      D = buffer_gb x L (direct I/O only): transfer buffers of the direct I/Os in
- *                progress. The storage path is one M/M/1 station of utilization
- *                rho = storage_util x io_intensity, so by Little's law L = rho / (1 - rho)
- *                I/Os are in progress on average (zvp_mmc, c = 1). CP keeps a page fixed in
- *                real memory during the I/O, and the buffers are reused at once ("used very
- *                intensely, preventing that respective virtual memory is paged-out", report
- *                002), so D is resident in full; buffers not in use are flagged unused by
- *                Linux and drop out of the instantiated memory (report 002, last section).
- *                Because L is convex in the level, the direct-I/O resident memory grows
- *                faster than the I/O rate (report: x2.8 for an I/O ratio of 10/6).
- *   instantiated_gb = H + A + B + D.
- * Residency (working-set / global aging list; Che's approximation for LRU): z/VM keeps resident
- * the pages referenced within its residency time T = residency_s. A class of size S whose
- * pages are re-referenced as a Poisson stream of rate lambda is resident in the share
- * 1 - exp(-lambda T), and its references miss (z/VM page reads) at
- *   S x 262144 x lambda exp(-lambda T)  pages/s.
- *   resident_gb = D + sum_j S_j (1 - exp(-lambda_j T)), resident_share_pct = 100 res / inst.
- *   DPA = real_memory_gb - cp_memory_gb,  dpa_share_pct = 100 resident / DPA.
- *   page_read_share_pct = 100 reads / (reads + other_page_reads_per_s), where
- *     other_page_reads_per_s is z/VM's page-read rate caused by the rest of the workload set;
- *   paged_in_share_pct = 100 reads x 1 s / resident pages (share of the resident memory paged
- *     in per second). Because the page reads come mostly from the level-independent dirty pool
- *     while the resident memory grows with the active cache, this share falls with the level.
- *   throughput_rel: a file I/O of one page takes io_page_ms; when the cache page it touches
- *     was paged out (probability P_miss = cache page reads / cache references; direct-I/O
- *     buffers never miss), the guest waits page_read_ms more:
- *     throughput_rel = 1 / (1 + P_miss page_read_ms / io_page_ms), relative to the same
- *     workload without memory constraint (T -> infinity). The report states throughput
- *     only qualitatively, so this output is not calibrated.
- * Status: ZVP_EUNSTABLE when storage_util x io_intensity >= 1 for direct I/O (no steady state).
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "fsio".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GIB 262144.0
 
@@ -153,10 +107,7 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
     const int direct = p[P_DIRECT_IO] != 0.0;
     double size[N_CLASSES], rate[N_CLASSES], miss[N_CLASSES];
     double cache = 0.0, in_progress = 0.0, buffers, inst, res, reads = 0.0, dpa, refs, p_miss;
-    if (p[P_DIRECT_IO] != floor(p[P_DIRECT_IO]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "fsio: parameter direct_io = %.17g is not an integer in [0, 1]",
-                        p[P_DIRECT_IO]);
+    /* zvp_model_eval has checked every parameter; cross-parameter conditions are checked here */
     dpa = p[P_REAL_MEMORY_GB] - p[P_CP_MEMORY_GB];
     if (dpa <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,
@@ -220,7 +171,9 @@ const zvp_model zvp_model_fsio = {
     "CP during the I/O); z/VM residency of each page class from its re-reference rate and the "
     "residency time (Che / working-set), page reads from the non-resident referenced pages, "
     "share of the DPA and of z/VM's page reads.",
-    "reports/002_9d3375a5ebfff038.txt (text numbers, CID 64/20); MODELS.md 1, 3, 6",
+    "report 002 ("
+    "File system I/O workload), "
+    "numbers stated in its text (CID 64/20)",
     N_PARAMS, fsio_params,
     N_OUTPUTS, fsio_outputs,
     fsio_eval,

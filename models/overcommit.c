@@ -1,106 +1,16 @@
 /*
  * models/overcommit.c - memory overcommitment of Linux guests on z/VM with VMRM-CMM
- * ballooning and CMMA page-state discard (MODELS.md 3, "Model C").
+ * ballooning and CMMA page-state discard.
  *
- * Known limits of the calibration (calibration/fits/overcommit-zvm53.ini, six free
- * parameters, seven cells): it meets the report's throughput ratios (MAPE 0.11 %), the CPU
- * (963 %) and the page space (5.000 GB), and these text bounds (tests/test_overcommit.c):
- * VMRM-CMM main->XSTOR < 400 pages/s (model 266) and XSTOR->DASD < 200 pages/s (178), CMMA
- * "more than 50 %" less page movement than z/VM 5.3 (55 % main->XSTOR, 62 % XSTOR->DASD)
- * with 8 % more throughput, CMMA > 2 x z/VM 5.2 (2.17). NOT met: VMRM-CMM page space
- * strictly "less than 5 GB" (model 5.000, fitted to the combination's "around 5 GB");
- * CMM+CMMA slightly below CMM alone in throughput and slightly above it in page space
- * (model: equal, since a ballooned guest (8.6 GB) is smaller than its stable set W and has
- * no page cache left to mark volatile); CMMA's "lowest z/VM overhead" (not represented).
- * The XSTOR->DASD bound depends on the ASSUMED paging_volumes = 3 (4 volumes: 237 pages/s).
- * The fitted guest_io_cpu_us (7.7 ms), guest_io_ms (13 ms) and discard_read_ms (45 ms) are
- * effective per-miss values, not device times: they absorb all CPU and waiting proportional
- * to the miss rate (database work per miss, queueing on the guests' own disks, which is not
- * modelled), and lifetime_max_s (0.32 ms, +-37 %) is only weakly identified.
- *
- * Source of the measurements: reports/001_63a1ddd08fe16ee9.txt (z/VM 5.3 "Cooperative
- * Memory Management and Collaborative Memory Management Assist Results"), ten Linux guests,
- * 80 GB main memory, 100% planned overcommitment; the numbers its text states are in
- * calibration/data/001_text_cmm_cmma.csv, re-arranged per configuration in
- * calibration/data/001_fit_overcommit.csv. Workload set-up (16 GB, 3 virtual CPUs per
- * guest, OLTP database with 9152 MB of buffers and caches, XSTOR then DASD paging): IBM
- * Linux on Z documentation "z/VM Large Memory - Linux on System z" (Dec 2007), section
- * "Setup for the z/VM large memory tests". 100% planned overcommitment of 80 GB means
- * 160 GB of guest virtual memory, 16 GB for each of the ten guests.
- *
- * Mechanism (all guests identical; sizes in GB, rates per CPU-second of guest work):
- *
- *  Frames. DPA M = real_memory_gb - cp_memory_gb. VMRM-CMM (cmm = 1) balloons every guest by
- *      B = vmrm_relief * max(0, n V - M) / n           (MODELS.md 3.1: B_i = share x deficit)
- *  so the guest's footprint is m_g = V - B. Host-resident part R = min(m_g, M / n); on z/VM
- *  5.2 (pgmbk_below_2g = 1) every in-use 1 MB segment needs an 8 KB PGMBK below 2 GB, so at
- *  most 128 x pgmbk_gb GB of guest memory can be in use (IBM z/VM performance report notes,
- *  "Absolute Maximum In-Use Virtual Storage for z/VM 5.2"; segments assumed fully populated):
- *  R = min(R, 128 pgmbk_gb / n). XSTOR holds the next X_g = xstor_gb / n of each guest
- *  (R_x = min(m_g, R + X_g)); the rest of the footprint lives on DASD:
- *      dasd_page_space_gb = n (m_g - R_x)     (with CMMA: n max(0, min(m_g, W) - R_x), below).
- *
- *  Faults. Lifetime function with a steep knee (MODELS.md 3.2, Chamberlin-Fuller-Liu form
- *  generalised to exponent k, clamped):  L(m) = min(L_max, max(L_min, L_max / (1 + (W/m)^k))),
- *  f(m) = 1 / L(m) faults per CPU-second with m GB resident, W = working set. The guest's own
- *  LRU sees m_g: guest-level misses (database/file reads from the guest's disks)
- *      G = f(m_g).
- *  The host's global LRU works on guest-real frames and approximates the guest's choice
- *  poorly (double paging; MODELS.md 3.1 pitfalls): x resident frames hold only as much of the
- *  guest's LRU order as r(x) = m_g (x / m_g)^(1/eta) frames would (eta = 1: the same choice
- *  as the guest; r(m_g) = m_g, r(0) = 0), so host page-ins are
- *      F_main = f(r(R)) - f(m_g),  of which from DASD  F_dasd = f(r(R_x)) - f(m_g).
- *  Page classes (MODELS.md 3.1, CMMA page states): the first W GB of the guest's LRU order are
- *  the database's buffers and caches (stable: shared memory, must be paged); the rest of a
- *  guest larger than W (m_g > W) is Linux page cache, assumed clean (read-mostly data files),
- *  which the SLES10 SP1-era CMMA patches mark volatile. Host faults on page cache:
- *      V_main = f(max(r(R), W)) - f(m_g),  V_dasd = f(max(r(R_x), W)) - f(m_g)  (0 if m_g <= W).
- *  Without CMMA they are ordinary host page-ins. With CMMA (cmma = 1) the host discards such
- *  pages instead of moving them to XSTOR/DASD; a later access is a discard fault and the guest
- *  re-reads the page from its own disk (guest I/O, not host page movement):
- *      discard faults D = V_main; host page-ins F_main - V_main, from DASD F_dasd - V_dasd;
- *  each discard fault costs guest_io_cpu_us + cp_fault_us of CPU and blocks the virtual CPU
- *  discard_read_ms. The discarded page cache holds no DASD slots (page space formula above).
- *  Without CMMA a guest that reallocates one of its free pages (a_u pages per CPU-second)
- *  touches a non-resident frame with probability (m_g - R) / m_g and the host pages its stale
- *  content back in (from XSTOR or DASD in proportion); with CMMA that page is "unused",
- *  discarded without a write and re-supplied as a fresh frame: no I/O, but every
- *  free/allocate is one ESSA state change (2 a_u per CPU-second, essa_us each).
- *
- *  Page movement (steady-state flow balance of the paging hierarchy main -> XSTOR -> DASD):
- *  every host page-in is matched by one page-out of main storage (to XSTOR), and every page
- *  read back from DASD was migrated XSTOR -> DASD earlier:
- *      main_to_xstor_per_s = X (F_main' + F_u),  xstor_to_dasd_per_s = X (F_dasd' + F_u,dasd)
- *  (primes: after the CMMA discards).
- *
- *  Paging DASD (MODELS.md 2): paging_volumes volumes as one M/M/c station. At throughput X it
- *  serves r = X (F_dasd' + F_u,dasd) one-page reads/s (dasd_read_ms each) and as many
- *  migrated pages written in blocks of pages_per_write_io (dasd_write_ms per block); a page
- *  read takes R_read = W_q(M/M/c, pooled mean service) + dasd_read_ms (zvp_mmc). Utilization
- *  >= 1 at every positive throughput: ZVP_EUNSTABLE.
- *
- *  Throughput (MODELS.md 3.2, "time per unit of guest work = 1 + theta (F + G) D_f", in
- *  a closed network, MODELS.md 4.1). Customers: n x vcpus_per_guest virtual CPUs. Per unit
- *  of work (one CPU-second of guest work) each visits the real processors (a multi-server
- *  station, servers = processors) with demand
- *      D_cpu = 1 + cp_fault_us (F_main' + F_u + D) + xstor_move_us (page moves)
- *              + guest_io_cpu_us (G + D) + essa_us 2 a_u cmma
- *  then blocks for theta (F_dasd' + F_u,dasd) R_read + G guest_io_ms + D discard_read_ms
- *  (a delay station), then idles think_s (waiting for the database clients). Exact MVA gives
- *  X_mva(R_read); R_read grows with X, so X solves X = X_mva(R_read(X)) (a decreasing map:
- *  one root, bisection);
- *      cpu_util_pct = 100 X D_cpu,  throughput_rel = X / X_baseline,
- *  where the baseline is the same model (same parameters) without CMM and CMMA on z/VM 5.2
- *  with the same guests (baseline = 0), on z/VM 5.3 with the same guests (1), or on z/VM
- *  5.3 with baseline_guests guests (2: the report's five-guest baseline).
- *  overcommit_ratio = n m_g / real_memory_gb (the real-memory overcommitment of the
- *  report's withheld Table 1; CMMA's discarded pages are not subtracted).
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "overcommit".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GB 262144.0
 
@@ -282,7 +192,7 @@ typedef struct oc_demands {
     double think_s;
 } oc_demands;
 
-/* Paging DASD as an M/M/c station (MODELS.md 2) at throughput x (units of work per second):
+/* Paging DASD as an M/M/c station (models/README.md, paging) at throughput x (units of work per second):
  * page reads lambda_r = x r (one page per I/O, service S_r), migrations lambda_w = x r written
  * in blocks of b_w pages (service S_w); offered load a = lambda_r S_r + lambda_w S_w / b_w,
  * pooled M/M/c with the mean service of the I/O mix; a page read takes Wq + S_r. Returns
@@ -466,27 +376,12 @@ static int oc_solve(const double *p, const oc_config *c, oc_state *s, zvp_error 
     return ZVP_SUCCESS;
 }
 
-static int check_int(const double *p, int i, zvp_error *err)
-{
-    const zvp_param_desc *d = &overcommit_params[i];
-    if (p[i] != floor(p[i]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "overcommit: parameter %s = %.17g is not an integer in [%g, %g]", d->name,
-                        p[i], d->min, d->max);
-    return ZVP_SUCCESS;
-}
-
 static int overcommit_eval(const double *p, double *out, zvp_error *err)
 {
-    static const int ints[] = {P_GUESTS,          P_CMM,        P_CMMA,  P_PGMBK_BELOW_2G,
-                               P_BASELINE,        P_BASELINE_GUESTS, P_PROCESSORS, P_VCPUS,
-                               P_PAGING_VOLUMES};
     oc_config cfg, base;
     oc_state s, sb;
     int st;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if ((st = check_int(p, ints[i], err)) != ZVP_SUCCESS)
-            return st;
+    /* zvp_model_eval has checked every parameter; only lo <= hi is checked here */
     if (p[P_LIFETIME_MIN_S] > p[P_LIFETIME_MAX_S])
         return zvp_fail(err, ZVP_EINVAL,
                         "overcommit: lifetime_min_s = %.17g must not exceed lifetime_max_s = %.17g",
@@ -525,8 +420,10 @@ const zvp_model zvp_model_overcommit = {
     "steep-knee lifetime function with a host-LRU inefficiency, paging hierarchy main -> XSTOR "
     "-> DASD by flow balance, paging DASD as an M/M/c station, z/VM 5.2 PGMBK-below-2-GB "
     "limit, throughput from exact MVA of virtual CPUs on the real processors with fault delays, relative to a baseline run.",
-    "reports/001_63a1ddd08fe16ee9.txt (text numbers); MODELS.md 3; IBM 'z/VM Large Memory - "
-    "Linux on System z' (2007) set-up",
+    "report 001 ("
+    "Cooperative Memory Management and Collaborative Memory Management Assist Results), "
+    "numbers stated in its text; workload set-up from IBM 'z/VM Large Memory - "
+    "Linux on System z' (2007)",
     N_PARAMS, overcommit_params,
     N_OUTPUTS, overcommit_outputs,
     overcommit_eval,

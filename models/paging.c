@@ -1,44 +1,16 @@
 /*
- * models/paging.c - paging DASD as a service queue (block paging), MODELS.md section 2.
+ * models/paging.c - paging DASD as a service queue (block paging).
  *
- * Mechanism. The paging devices are c identical servers (volumes, or exposures when
- * HyperPAV aliases are used). An I/O that moves b pages (4 KiB each) holds a server for
- *     S_io(b) = t_ov + b t_pg                                              (MODELS.md 2)
- * (t_ov: start, protocol and positioning per I/O; t_pg: transfer per page). Page-outs are
- * written in blocks of b_w pages, page-ins read in blocks of b_r pages, so
- *     lambda_io = lambda_w / b_w + lambda_r / b_r,
- *     offered load a = lambda_w S_w / b_w + lambda_r S_r / b_r  (Erlangs),  rho = a / c.
- * Page-out ceiling (the servers not taken by the page-in load, all doing block writes):
- *     X_max = (c - a_r) b_w / S_w,   a_r = lambda_r S_r / b_r;
- *     with no page-ins X_max = c b_w / (t_ov + b_w t_pg), which tends to c / t_pg for large
- *     blocks and is overhead-bound for small ones.
- * Response time: the pooled devices as an M/M/c queue (Erlang C, zvp_mmc) with the mean
- * service time of the I/O mix, S = a / lambda_io:
- *     Wq = C(c, a) S / (c - a),  R = Wq + S (mean over I/Os); a page-in I/O sees Wq + S_r.
- * The pooled M/M/c is a lower bound on R; c separate M/M/1 queues with random placement
- * would give the upper bound S / (1 - rho) (MODELS.md 2). rho >= 1: ZVP_EUNSTABLE.
- *
- * Calibration (calibration/fits/paging-zvm63.ini, paging-zvm64.ini): report 000 (reports/
- * 000_316e51b10221aadf.txt) says the Sweet Spot CM4 (paging) phase "is limited by test
- * system DASD paging infrastructure" on both releases, with ETR = thousand pages written to
- * paging DASD per second (Tables 3 and 4: 169.6-183.3). So pageout_max_kpages_per_s is fitted
- * to the ETR rows. The report prints nothing about the paging devices, so only one
- * combination of the device parameters is identified: page_transfer_ms is fitted with
- * volumes, pages_per_io and io_overhead_ms fixed at stated assumptions (see the fit files).
- * Plausibility only (a different, older system; not used to calibrate): report 004 (CMS1,
- * 2064, RAMAC paging DASD, 22 page volumes) prints READS/SEC 384, WRITES/SEC 24 and DASD RESP
- * TIME (V) 9.8 ms. That load is a few percent of this model's ceiling for any plausible
- * volume count, so the queueing term is small there; its 9.8 ms (all DASD I/O, not only paging)
- * reflects 1999-era DASD, far above the 0.2 + b x 0.17 ms assumed for the 2016 test system.
- * No report constrains io_response_s, io_wait_s, pagein_io_response_s or device_util_pct of
- * that system (at the ceiling the devices are saturated by definition).
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "paging".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include "registry.h"
 #include "paging.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define MS 1e-3
 
@@ -121,10 +93,7 @@ static int paging_eval(const double *p, double *out, zvp_error *err)
     zvp_station_result q;
     int st;
 
-    set_nan(out);
-    if (c != floor(c))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "paging: parameter volumes = %.17g is not an integer in [1, 100000]", c);
+    set_nan(out); /* zvp_model_eval has checked the parameters (volumes is a whole number) */
     s_w = t_ov + bw * t_pg;
     s_r = t_ov + br * t_pg;
     io_w = lw / bw;
@@ -157,8 +126,10 @@ const zvp_model zvp_model_paging = {
     "pages x transfer time; page-out ceiling volumes x pages_per_io / S_io (less the servers "
     "taken by page-ins); M/M/c (Erlang C) response time and device utilization at the given "
     "page-out and page-in rates.",
-    "MODELS.md section 2; calibrated on reports/000_316e51b10221aadf.txt Tables 3 and 4 (ETR of "
-    "the DASD-limited CM4 phase = page-out ceiling)",
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 3 and 4 (ETR of the DASD-limited CM4 phase = the page-out ceiling); "
+    "block paging on a multi-server queue (models/README.md, paging)",
     N_PARAMS, paging_params,
     N_OUTPUTS, paging_outputs,
     paging_eval,

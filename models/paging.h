@@ -15,7 +15,7 @@
  * @param page_transfer_s  t_pg, time per 4 KiB page transferred, s, >= 0.
  * @return X_max in pages/s; NaN if an argument is NaN/infinite/out of range or
  *         t_ov + b t_pg = 0 (callers validate their parameters first).
- * Source: MODELS.md section 2 (block paging: S_io and the page-out ceiling).
+ * Source: models/README.md, paging (block paging: S_io and the page-out ceiling).
  * Pure, thread-safe.
  */
 double zvp_paging_pageout_max_per_s(double volumes, double pages_per_io, double io_overhead_s,

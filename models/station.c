@@ -73,8 +73,8 @@ const zvp_model zvp_model_repairman = {
     "repairman",
     "Finite-source M/M/c//N (machine repairman): N sources alternate think time and service "
     "at c servers; exact birth-death solution in log space. With c = 1 it is the single "
-    "spin-lock model of MODELS.md 1.2 (sources = CPUs, service = lock hold time).",
-    "Kleinrock, Queueing Systems Vol. 1, 1975, sec. 3.8-3.9; MODELS.md 1.2",
+    "single spin-lock model (sources = CPUs, service = lock hold time; models/README.md).",
+    "Kleinrock, Queueing Systems Vol. 1, 1975, sec. 3.8-3.9",
     sizeof repairman_params / sizeof repairman_params[0], repairman_params,
     N_STATION_OUTPUTS, station_outputs,
     repairman_eval,

@@ -3,50 +3,10 @@
  * workload (VIRSTOEX), z/VM 6.3 (one global available-list lock, RSA2GLCK) and z/VM 6.4
  * (available-list zones, one lock per zone: AVZAnnnn/AVZBnnnn).
  *
- * Source of the workload and the measurements: reports/000_316e51b10221aadf.txt
- * ("Memory Management Serialization Contention Relief and 2 TB Central Storage Support",
- * Tables 1, 3, 4). Equations: MODELS.md 1.2-1.3 (lock as a queueing station in a closed
- * network of CPUs; exact MVA) and 2 (paging ceiling).
- *
- * Mechanism, per phase (every CPU is a customer of a closed network):
- *
- *  Frame counts. Each of the four phases logs on users_per_phase users; each changes
- *  touch_fraction of its virtual memory above 2 GiB (VIRSTOEX only touches memory above
- *  2 GiB, Table 1 note; user_virtual_gb = 0 follows Table 1's scaling with storage):
- *      P = users_per_phase * touch_fraction * (user_virtual_gb - 2) * 262144
- *  pages per phase. Central storage holds F = storage_gb * 262144 frames. Phase i
- *  (i = 1..4) touches P pages; the first ones that still fit take free frames, the rest
- *  each need a frame stolen and its page written to paging DASD:
- *      W_i = max(0, i P - F) - max(0, (i-1) P - F)  pages written in phase i.
- *
- *  Paging (CM4) cycle. A CPU does cp_work_us of CP work, takes one available-list lock
- *  (hold avail_hold_us; L zone locks chosen uniformly, so demand avail_hold_us / L at each
- *  zone), then the other CP locks of the paging path (one aggregate lock, hold
- *  other_hold_us). One cycle = one page written. Page-out is capped by the paging DASD at
- *  paging_volumes x pages_per_io / (io_overhead + pages_per_io x page_transfer) (the
- *  `paging` model, MODELS.md 2): when the CPUs could go faster, they idle (deferred frame
- *  requests) for Z_idle per cycle, found by root finding so that X = the cap; otherwise
- *  the lock/CPU side sets X and nobody idles. Then
- *      ETR = X / 1000 (kpages/s); busy = (N - X Z_idle) / N; ITR = ETR / busy;
- *      spin on a lock = sum over its zones of (Q - U) CPUs (MODELS.md 1.3), in % of one CPU.
- *
- *  Non-paging priming and logoff. CPUs (min(cpus, users)) loop: work prime_work_us (or
- *  logoff_work_us), then one available-list acquisition that obtains (returns)
- *  frames_per_acq frames. Touch rate = X * frames_per_acq; a phase takes
- *  (P - W_i) / touch rate + W_i / page-out rate. Logoff returns the resident frames
- *  min(4P, F) at X_logoff * frames_per_acq.
- *
- * What the calibration (calibration/fits/sweetspot-zvm6?.ini) does not reproduce: the
- * three non-paging phases get one time, while the data scatter between CM1, CM2 and CM3
- * (6.3 at 1024 GB: 68, 58, 64 s); the 6.4 ETR (169.6-183.3) and AVZ spin (28.9-38.4 %)
- * scatter without a trend in storage and the model gives constants. Not identified by
- * the data: prime_work_us on 6.3 (priming is bound by the single lock; fixed in the fit
- * file), and the split of the paging ceiling into volumes, block size and times (the
- * `paging` model's assumptions). touch_fraction and frames_per_acq are taken from 6.3 for
- * 6.4 (same workload).
- *
- * Time units inside: seconds. Parameters in microseconds carry _us.
+ * Equations, assumptions, parameters, sources (report numbers and tables) and what the
+ * calibration does not reproduce: models/README.md, section "sweetspot".
  */
+
 #include <math.h>
 #include <stddef.h>
 #include <gsl/gsl_errno.h>
@@ -54,7 +14,7 @@
 #include "paging.h"
 #include "registry.h"
 #include "zvmperf/queue.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #define PAGES_PER_GB 262144.0 /* 4 KiB frames per GiB */
 #define US 1e-6
@@ -101,7 +61,7 @@ static const zvp_param_desc sweetspot_params[N_PARAMS] = {
     {"cp_work_us", "us", "CP work per page-out cycle outside the spin locks, per CPU", 0, 1e7, 40, 0, 0},
     {"other_hold_us", "us", "hold time of the other CP locks of the paging path per cycle", 0, 1e4,
      4, 0, 0},
-    /* The paging DASD (model `paging`, MODELS.md 2): defaults are the calibration
+    /* The paging DASD (model `paging`, models/README.md, paging): defaults are the calibration
      * calibration/params/paging-zvm64.ini (volumes, block size and overhead are assumptions
      * stated there; the transfer time is fitted to the CM4 ETR of Tables 3 and 4). */
     {"paging_volumes", "1", "paging devices serving page-out concurrently, integer", 1, 1e5, 32, 1, 0},
@@ -254,17 +214,7 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     double idle_s = 0.0;
     int st;
 
-    if (cpus_d != floor(cpus_d))
-        return zvp_fail(err, ZVP_EINVAL, "sweetspot: parameter cpus = %.17g is not an integer in [1, 4096]",
-                        cpus_d);
-    if (users_d != floor(users_d))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameter users_per_phase = %.17g is not an integer in [1, 1e6]",
-                        users_d);
-    if (p[P_LOCK_ZONES] != floor(p[P_LOCK_ZONES]) || p[P_ZONE_MAX] != floor(p[P_ZONE_MAX]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameters lock_zones = %.17g and zone_max = %.17g must be integers",
-                        p[P_LOCK_ZONES], p[P_ZONE_MAX]);
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
     cpus = (unsigned long)cpus_d;
     zones = p[P_LOCK_ZONES] >= 1 ? (unsigned long)p[P_LOCK_ZONES]
                                  : (unsigned long)fmin(cpus_d, p[P_ZONE_MAX]);
@@ -290,10 +240,6 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     net.work_s = p[P_CP_WORK_US] * US;
     if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
         return st;
-    if (p[P_PAGING_VOLUMES] != floor(p[P_PAGING_VOLUMES]))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweetspot: parameter paging_volumes = %.17g is not an integer in [1, 1e5]",
-                        p[P_PAGING_VOLUMES]);
     pageout_per_s = zvp_paging_pageout_max_per_s(p[P_PAGING_VOLUMES], p[P_PAGES_PER_IO],
                                                  p[P_IO_OVERHEAD_MS] * 1e-3,
                                                  p[P_PAGE_TRANSFER_MS] * 1e-3);
@@ -346,7 +292,9 @@ const zvp_model zvp_model_sweetspot = {
     "contention (one global lock on 6.3, per-zone locks on 6.4) in a closed network of CPUs "
     "solved by exact MVA, with a paging-DASD page-out ceiling and frame counts setting the "
     "phase times.",
-    "reports/000_316e51b10221aadf.txt Tables 1, 3, 4; MODELS.md 1.2-1.3",
+    "report 000 ("
+    "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
+    "Tables 1, 3, 4",
     N_PARAMS, sweetspot_params,
     N_OUTPUTS, sweetspot_outputs,
     sweetspot_eval,

@@ -121,3 +121,38 @@ int zvp_h5_iso8601_now(char *buf, size_t size, zvp_error *err)
         return zvp_fail(err, ZVP_EIO, "cannot read the UTC clock for the `created` attribute");
     return ZVP_SUCCESS;
 }
+
+/* ---- appended for the calibration report (src/fit/report_h5.c) ---- */
+
+int zvp_h5_attr_strings(hid_t loc, const char *obj, const char *name, const char *const *values,
+                        size_t n, const char *path, zvp_error *err)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    int rc;
+    type = H5Tcopy(H5T_C_S1);
+    if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0 ||
+        (space = H5Screate_simple(1, &dim, NULL)) < 0) {
+        rc = zvp_h5_fail(err, path, "make the string type of attribute", name);
+    } else {
+        rc = zvp_h5_attr_write(loc, obj, name, type, space, values, path, err);
+    }
+    if (space >= 0 && H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, path, "close the dataspace of attribute", name);
+    if (type >= 0 && H5Tclose(type) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, path, "close the string type of attribute", name);
+    return rc;
+}
+
+int zvp_h5_dataset_double_units(hid_t loc, const char *name, int rank, const hsize_t *dims,
+                                const double *data, const char *const *units, size_t n_units,
+                                const char *description, const char *path, zvp_error *err)
+{
+    int rc;
+    if (H5LTmake_dataset_double(loc, name, rank, dims, data) < 0)
+        return zvp_h5_fail(err, path, "write float64 dataset", name);
+    rc = zvp_h5_attr_strings(loc, name, "units", units, n_units, path, err);
+    if (rc == ZVP_SUCCESS && description)
+        rc = zvp_h5_attr_string(loc, name, "description", description, path, err);
+    return rc;
+}

@@ -70,4 +70,23 @@ int zvp_h5_dataset_double(hid_t loc, const char *name, int rank, const hsize_t *
  */
 int zvp_h5_iso8601_now(char *buf, size_t size, zvp_error *err);
 
+/* ---- appended for the calibration report (src/fit/report_h5.c) ---- */
+
+/**
+ * zvp_h5_attr_strings - set (create or replace) a 1-D attribute of n variable-length UTF-8
+ * strings on `obj` (h5py reads a numpy array of str); no entry may be NULL.
+ * @return ZVP_SUCCESS or ZVP_EIO.
+ */
+int zvp_h5_attr_strings(hid_t loc, const char *obj, const char *name, const char *const *values,
+                        size_t n, const char *path, zvp_error *err);
+
+/**
+ * zvp_h5_dataset_double_units - as zvp_h5_dataset_double, with `units` a 1-D string
+ * attribute of n_units entries (one unit per column or element).
+ * @return ZVP_SUCCESS or ZVP_EIO.
+ */
+int zvp_h5_dataset_double_units(hid_t loc, const char *name, int rank, const hsize_t *dims,
+                                const double *data, const char *const *units, size_t n_units,
+                                const char *description, const char *path, zvp_error *err);
+
 #endif

@@ -1,11 +1,16 @@
-/* src/internal.h - private helpers shared by the library's sources (not installed). */
+/*
+ * src/internal.h - the library's private toolbox (not installed): error records, the one
+ * number grammar, strings, growable arrays, the UTC timestamp and the one range/integer check
+ * the engines use. Implemented in src/status.c and the files in src/util/. Includes only what it needs;
+ * the public headers a source uses are its own includes.
+ */
 #ifndef ZVMPERF_INTERNAL_H
 #define ZVMPERF_INTERNAL_H
 
 #include <stdarg.h>
-#include <math.h>
 #include <stddef.h>
-#include "zvmperf/zvmperf.h"
+#include "zvmperf/status.h"
+#include "zvmperf/model.h"
 
 #if defined(__GNUC__)
 #define ZVP_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -16,58 +21,58 @@
 /* Record status and a formatted message in err (if not NULL); return status. */
 int zvp_fail(zvp_error *err, int status, const char *fmt, ...) ZVP_PRINTF(3, 4);
 
+/* ---- checks (src/util/check.c) ------------------------------------------------------- */
+
 /* Check lo <= value <= hi and isfinite(value); on failure record ZVP_EINVAL with
  * "<what> = <value> is out of range [lo, hi]" and return ZVP_EINVAL. */
 int zvp_check_range(zvp_error *err, const char *what, double value, double lo, double hi);
 
-/* Duplicate a string with malloc (NULL on failure). */
+/* The one parameter check of the engines (zvp_model_check_params, the model-file reader,
+ * zvp_model_file_set): value finite and in the descriptor's [min, max], and a whole number
+ * when d->integer. On failure records ZVP_EINVAL with
+ *     "<who>: parameter <name> = <value> is out of range [min, max] (unit <unit>)"  or
+ *     "<who>: parameter <name> = <value> is not an integer in [min, max]"
+ * (who: the model name, or the file being read) and returns ZVP_EINVAL. */
+int zvp_check_param(const char *who, const zvp_param_desc *d, double value, zvp_error *err);
+
+/* ---- text (src/util/text.c) ---------------------------------------------------------- */
+
+/* Duplicate a string with malloc (NULL on failure or when s is NULL). */
 char *zvp_strdup(const char *s);
 
-/* Parse a whole string as a finite double; 0 on success, -1 otherwise. */
+/*
+ * The number grammar of every input the library reads (model files, fit files, tables,
+ * axes): optional blanks, an optional sign, decimal digits with an optional decimal point
+ * (at least one digit), an optional exponent e/E[sign]digits, optional trailing blanks
+ * (space, tab, CR, LF). Nothing else: no hexadecimal ("0x10"), no "inf"/"infinity"/"nan",
+ * no empty string. The value must be finite: "1e400" (overflow) is refused; a value below
+ * the smallest double rounds to a subnormal or zero as strtod rounds it.
+ * zvp_parse_double: 0 and *out set on success; -1 (and *out untouched) otherwise.
+ */
 int zvp_parse_double(const char *s, double *out);
 
-/* Result check of the single-station kernels: a successful result with an infinite field
- * means the inputs were too extreme for double arithmetic (e.g. a service rate of 1e-309/s):
- * every field becomes NaN and the call fails with ZVP_EINVAL naming the kernel. Returns rc
- * unchanged otherwise. */
-static inline int zvp_station_finite(int rc, zvp_station_result *out, const char *kernel,
-                                     zvp_error *err)
-{
-    if (rc != ZVP_SUCCESS || !out)
-        return rc;
-    const double f[8] = {out->throughput_per_s, out->utilization, out->busy_servers,
-                         out->mean_in_system, out->mean_in_queue, out->response_s, out->wait_s,
-                         out->pwait};
-    for (int i = 0; i < 8; i++)
-        if (isinf(f[i])) {
-            out->throughput_per_s = out->utilization = out->busy_servers = NAN;
-            out->mean_in_system = out->mean_in_queue = out->response_s = out->wait_s = NAN;
-            out->pwait = NAN;
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: the inputs are outside the range double arithmetic can solve "
-                            "(a result overflows): use rates and times within about 1e-300 .. "
-                            "1e300",
-                            kernel);
-        }
-    return rc;
-}
+/* Decimal integer with the same blanks and sign rules (no point, no exponent), within the
+ * range of long. 0 on success, -1 otherwise (*out untouched). */
+int zvp_parse_long(const char *s, long *out);
 
-/* Neumaier-compensated running sum (Neumaier 1974): add terms with zvp_ksum_add, read the
- * sum with zvp_ksum_value; start from {0, 0}. */
-typedef struct zvp_ksum {
-    double s, c;
-} zvp_ksum;
+/* The current time as ISO-8601 UTC, "YYYY-MM-DDTHH:MM:SSZ" (20 characters + NUL).
+ * 0 on success; -1 when the clock cannot be read or size < 21 (buf then holds ""). */
+int zvp_iso8601_utc(char *buf, size_t size);
 
-static inline void zvp_ksum_add(zvp_ksum *k, double x)
-{
-    double t = k->s + x;
-    if (fabs(k->s) >= fabs(x))
-        k->c += (k->s - t) + x;
-    else
-        k->c += (x - t) + k->s;
-    k->s = t;
-}
+/* ---- growable arrays (src/util/array.c) ---------------------------------------------- */
 
-static inline double zvp_ksum_value(const zvp_ksum *k) { return k->s + k->c; }
+/* zvp_grow: a buffer with room for at least `need` elements of `elem` bytes, growing `ptr`
+ * (capacity *cap elements) geometrically (at least 8) and keeping its contents. Returns the
+ * new buffer and sets *cap; on overflow or out of memory returns ptr unchanged and leaves
+ * *cap unchanged (so *cap < need tells the failure). */
+void *zvp_grow(void *ptr, size_t *cap, size_t need, size_t elem);
+
+/* ZVP_GROW(arr, cap, need): grow the typed array `arr` (T *, capacity `cap`, a size_t lvalue)
+ * to hold `need` elements; 0 on success, -1 on failure (arr and cap unchanged). Evaluates its
+ * arguments more than once: pass plain lvalues. */
+#define ZVP_GROW(arr, cap, need)                                                               \
+    ((need) <= (cap) ? 0                                                                       \
+                     : ((arr) = zvp_grow((arr), &(cap), (need), sizeof *(arr)),                \
+                        (need) <= (cap) ? 0 : -1))
 
 #endif

@@ -1,4 +1,5 @@
-/* src/model.c - registry look-ups, parameter checks and checked evaluation. */
+/* src/model.c - registry look-ups, parameter checks and checked evaluation (the only caller
+ * of a model's eval function). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,19 +55,14 @@ void zvp_model_defaults(const zvp_model *m, double *params)
 int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *err)
 {
     for (size_t i = 0; i < m->n_params; i++) {
-        const zvp_param_desc *d = &m->params[i];
-        if (!isfinite(params[i]) || params[i] < d->min || params[i] > d->max)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", m->name,
-                            d->name, params[i], d->min, d->max, d->unit);
-        if (d->integer && params[i] != floor(params[i]))
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]", m->name,
-                            d->name, params[i], d->min, d->max);
+        int st = zvp_check_param(m->name, &m->params[i], params[i], err);
+        if (st != ZVP_SUCCESS)
+            return st;
     }
     return ZVP_SUCCESS;
 }
 
+/* The only call of a model's eval: every evaluation is checked first. */
 int zvp_model_eval(const zvp_model *m, const double *params, double *outputs, zvp_error *err)
 {
     int st = zvp_model_check_params(m, params, err);

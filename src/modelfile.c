@@ -1,14 +1,13 @@
-/* src/modelfile.c - model files (INI, parsed with libinih): a registered model plus a
- * parameter vector, standard errors and provenance. */
-#include <errno.h>
+/* src/modelfile.c - model files (zvmperf/modelfile.h): a registered model plus a parameter
+ * vector, standard errors and provenance, read with the library's INI reader
+ * (src/util/ini.c: the input is read once, no line-length limit, "-" is standard input). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/stat.h>
-#include <ini.h>
 #include "internal.h"
+#include "util/ini.h"
+#include "zvmperf/modelfile.h"
 
 typedef struct kv {
     char *key, *value;
@@ -78,15 +77,10 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
     long i = zvp_model_param_index(mf->model, name, err);
     if (i < 0)
         return ZVP_ENOTFOUND;
-    const zvp_param_desc *d = &mf->model->params[i];
-    if (!isfinite(value) || value < d->min || value > d->max)
-        return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)",
-                        mf->model->name, name, value, d->min, d->max, d->unit);
-    if (d->integer && value != floor(value))
-        return zvp_fail(err, ZVP_EINVAL, "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]",
-                        mf->model->name, name, value, d->min, d->max);
-    mf->params[i] = value;
-    return ZVP_SUCCESS;
+    int st = zvp_check_param(mf->model->name, &mf->model->params[i], value, err);
+    if (st == ZVP_SUCCESS)
+        mf->params[i] = value;
+    return st;
 }
 
 int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
@@ -106,14 +100,8 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
             mf->prov[i].value = v;
             return ZVP_SUCCESS;
         }
-    if (mf->n_prov == mf->cap_prov) {
-        size_t cap = mf->cap_prov ? 2 * mf->cap_prov : 8;
-        kv *p = realloc(mf->prov, cap * sizeof *p);
-        if (!p)
-            return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%s'", key);
-        mf->prov = p;
-        mf->cap_prov = cap;
-    }
+    if (ZVP_GROW(mf->prov, mf->cap_prov, mf->n_prov + 1) != 0)
+        return zvp_fail(err, ZVP_ENOMEM, "out of memory storing provenance '%s'", key);
     mf->prov[mf->n_prov].key = zvp_strdup(key);
     mf->prov[mf->n_prov].value = zvp_strdup(value);
     if (!mf->prov[mf->n_prov].key || !mf->prov[mf->n_prov].value) {
@@ -127,176 +115,140 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-typedef struct entry {
-    char *section, *key, *value;
-} entry;
-
-typedef struct parse_ctx {
-    entry *e;
-    size_t n, cap;
-    int nomem;
-} parse_ctx;
-
-static int collect(void *user, const char *section, const char *name, const char *value)
+/* The value of [model] name, or NULL. */
+static const char *model_name_of(const zvp_ini *ini)
 {
-    parse_ctx *c = user;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 32;
-        entry *p = realloc(c->e, cap * sizeof *p);
-        if (!p) {
-            c->nomem = 1;
-            return 0;
-        }
-        c->e = p;
-        c->cap = cap;
-    }
-    entry *x = &c->e[c->n];
-    x->section = zvp_strdup(section);
-    x->key = zvp_strdup(name);
-    x->value = zvp_strdup(value);
-    if (!x->section || !x->key || !x->value) {
-        free(x->section);
-        free(x->key);
-        free(x->value);
-        c->nomem = 1;
-        return 0;
-    }
-    c->n++;
-    return 1;
+    for (size_t i = 0; i < ini->n_entries; i++)
+        if (strcmp(ini->entries[i].section, "model") == 0 &&
+            strcmp(ini->entries[i].key, "name") == 0)
+            return ini->entries[i].value;
+    return NULL;
 }
 
-static char *slurp(const char *path)
+/* A number in [parameters] or [stderr]: the parameter must exist and the value be a number;
+ * [parameters] values pass the engines' parameter check. */
+static int apply_number(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_entry *e,
+                        zvp_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-    if (!fp)
-        return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n + 1);
-        if (buf) {
-            size_t got = fread(buf, 1, (size_t)n, fp);
-            buf[got] = '\0';
-        }
+    const zvp_model *m = mf->model;
+    double v;
+    long k = zvp_model_param_index(m, e->key, err);
+    if (k < 0)
+        return zvp_fail(err, ZVP_ENOTFOUND, "%s:%zu: [%s] %s: model '%s' has no such parameter",
+                        ini->name, e->line, e->section, e->key, m->name);
+    if (zvp_parse_double(e->value, &v) != 0)
+        return zvp_fail(err, ZVP_EPARSE,
+                        "%s:%zu: [%s] %s = '%s' is not a finite decimal number", ini->name,
+                        e->line, e->section, e->key, e->value);
+    if (strcmp(e->section, "stderr") == 0) {
+        mf->stderrs[k] = v;
+        return ZVP_SUCCESS;
     }
-    fclose(fp);
-    return buf;
+    int st = zvp_check_param(ini->name, &m->params[k], v, err);
+    if (st == ZVP_SUCCESS)
+        mf->params[k] = v;
+    return st;
+}
+
+/* One entry, by section. */
+static int apply_entry(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_entry *e,
+                       zvp_error *err)
+{
+    if (strcmp(e->section, "parameters") == 0 || strcmp(e->section, "stderr") == 0)
+        return apply_number(mf, ini, e, err);
+    if (strcmp(e->section, "provenance") == 0)
+        return zvp_model_file_set_provenance(mf, e->key, e->value, err);
+    if (strcmp(e->section, "model") == 0) {
+        if (strcmp(e->key, "name") != 0 && strcmp(e->key, "description") != 0)
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s:%zu: [model] unknown key '%s' (allowed: name, description)",
+                            ini->name, e->line, e->key);
+        return ZVP_SUCCESS;
+    }
+    return zvp_fail(err, ZVP_EPARSE,
+                    "%s:%zu: unknown section [%s] (allowed: model, parameters, stderr, provenance)",
+                    ini->name, e->line, e->section);
+}
+
+/* A key given twice in a section is an error, not "last wins": both lines are named. */
+static int refuse_duplicates(const zvp_ini *ini, zvp_error *err)
+{
+    size_t a, b;
+    int dup = zvp_ini_find_duplicate(ini, &a, &b);
+    if (dup < 0)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", ini->name);
+    if (dup == 0)
+        return ZVP_SUCCESS;
+    const zvp_ini_entry *x = &ini->entries[a], *y = &ini->entries[b];
+    return zvp_fail(err, ZVP_EPARSE,
+                    "%s:%zu: [%s] %s is given twice (line %zu: '%.100s', line %zu: '%.100s')",
+                    ini->name, y->line, y->section, y->key, x->line, x->value, y->line, y->value);
+}
+
+/* Build a handle from parsed entries. */
+static int from_ini(const zvp_ini *ini, zvp_model_file **out, zvp_error *err)
+{
+    int st = refuse_duplicates(ini, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    const char *model_name = model_name_of(ini);
+    if (!model_name)
+        return zvp_fail(err, ZVP_EPARSE, "%s: no 'name = <model>' in section [model]", ini->name);
+    const zvp_model *m = zvp_model_find(model_name, err);
+    if (!m) {
+        char msg[ZVP_ERRMSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
+        return zvp_fail(err, ZVP_ENOTFOUND, "%s: [model] name: %.400s", ini->name, msg);
+    }
+    zvp_model_file *mf = zvp_model_file_new(m);
+    char *text = malloc(ini->text_len + 1);
+    if (!mf || !text) {
+        free(text);
+        zvp_model_file_free(mf);
+        return zvp_fail(err, ZVP_ENOMEM, "out of memory reading model file '%s'", ini->name);
+    }
+    memcpy(text, ini->text, ini->text_len + 1);
+    free(mf->text);
+    mf->text = text;
+    for (size_t i = 0; i < ini->n_entries && st == ZVP_SUCCESS; i++)
+        st = apply_entry(mf, ini, &ini->entries[i], err);
+    if (st != ZVP_SUCCESS) {
+        zvp_model_file_free(mf);
+        return st;
+    }
+    *out = mf;
+    return ZVP_SUCCESS;
+}
+
+int zvp_model_file_parse(const char *name, const char *text, size_t len, zvp_model_file **out,
+                         zvp_error *err)
+{
+    zvp_ini *ini = NULL;
+    if (!out)
+        return zvp_fail(err, ZVP_EINVAL, "model file parse: out must not be NULL");
+    *out = NULL;
+    if (!name)
+        return zvp_fail(err, ZVP_EINVAL, "model file parse: name must not be NULL");
+    int st = zvp_ini_parse(name, text, len, &ini, err);
+    if (st == ZVP_SUCCESS)
+        st = from_ini(ini, out, err);
+    zvp_ini_free(ini);
+    return st;
 }
 
 int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
 {
-    parse_ctx c = {0};
-    zvp_model_file *mf = NULL;
-    const zvp_model *m = NULL;
-    const char *model_name = NULL;
-    int st = ZVP_SUCCESS, rc;
-    size_t i;
-    struct stat sb;
-
+    char *text = NULL;
+    size_t len = 0;
+    if (!out)
+        return zvp_fail(err, ZVP_EINVAL, "model file read: out must not be NULL");
     *out = NULL;
     if (!path)
         return zvp_fail(err, ZVP_EINVAL, "model file path is NULL");
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        st = zvp_fail(err, ZVP_EIO, "cannot read model file '%s': it is a directory", path);
-        goto done;
-    }
-    rc = ini_parse(path, collect, &c);
-    if (rc == -1) {
-        st = zvp_fail(err, ZVP_EIO, "cannot open model file '%s': %s", path, strerror(errno));
-        goto done;
-    }
-    if (c.nomem || rc == -2) {
-        st = zvp_fail(err, ZVP_ENOMEM, "out of memory reading model file '%s'", path);
-        goto done;
-    }
-    if (rc > 0) {
-        st = zvp_fail(err, ZVP_EPARSE, "%s:%d: malformed line (expected [section] or key = value)",
-                      path, rc);
-        goto done;
-    }
-    for (i = 0; i < c.n; i++) /* a key given twice in a section is an error, not "last wins" */
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(c.e[i].section, c.e[j].section) == 0 && strcmp(c.e[i].key, c.e[j].key) == 0) {
-                st = zvp_fail(err, ZVP_EPARSE, "%s: [%s] %s is given twice ('%s' and '%s')", path,
-                              c.e[i].section, c.e[i].key, c.e[j].value, c.e[i].value);
-                goto done;
-            }
-    for (i = 0; i < c.n; i++)
-        if (strcmp(c.e[i].section, "model") == 0 && strcmp(c.e[i].key, "name") == 0)
-            model_name = c.e[i].value;
-    if (!model_name) {
-        st = zvp_fail(err, ZVP_EPARSE, "%s: no 'name = <model>' in section [model]", path);
-        goto done;
-    }
-    if (!(m = zvp_model_find(model_name, err))) {
-        char msg[ZVP_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
-        st = zvp_fail(err, ZVP_ENOTFOUND, "%s: [model] name: %.400s", path, msg);
-        goto done;
-    }
-    if (!(mf = zvp_model_file_new(m))) {
-        st = zvp_fail(err, ZVP_ENOMEM, "out of memory reading model file '%s'", path);
-        goto done;
-    }
-    for (i = 0; i < c.n && st == ZVP_SUCCESS; i++) {
-        const entry *e = &c.e[i];
-        double v;
-        if (strcmp(e->section, "parameters") == 0 || strcmp(e->section, "stderr") == 0) {
-            long k = zvp_model_param_index(m, e->key, err);
-            if (k < 0) {
-                zvp_fail(err, ZVP_ENOTFOUND, "%s: [%s] %s: model '%s' has no such parameter", path,
-                         e->section, e->key, m->name);
-                st = ZVP_ENOTFOUND;
-            } else if (zvp_parse_double(e->value, &v) != 0) {
-                st = zvp_fail(err, ZVP_EPARSE, "%s: [%s] %s = '%s' is not a finite number", path,
-                              e->section, e->key, e->value);
-            } else if (e->section[0] == 's') {
-                mf->stderrs[k] = v;
-            } else {
-                const zvp_param_desc *d = &m->params[k];
-                if (v < d->min || v > d->max)
-                    st = zvp_fail(err, ZVP_EINVAL,
-                                  "%s: parameter %s = %.17g is out of range [%.17g, %.17g] (unit %s)", path,
-                                  e->key, v, d->min, d->max, d->unit);
-                else if (d->integer && v != floor(v))
-                    st = zvp_fail(err, ZVP_EINVAL,
-                                  "%s: parameter %s = %.17g is not an integer in [%.17g, %.17g]",
-                                  path, e->key, v, d->min, d->max);
-                else
-                    mf->params[k] = v;
-            }
-        } else if (strcmp(e->section, "provenance") == 0) {
-            st = zvp_model_file_set_provenance(mf, e->key, e->value, err);
-        } else if (strcmp(e->section, "model") == 0) {
-            if (strcmp(e->key, "name") != 0 && strcmp(e->key, "description") != 0)
-                st = zvp_fail(err, ZVP_EPARSE, "%s: [model] unknown key '%s' (allowed: name, description)",
-                              path, e->key);
-        } else {
-            st = zvp_fail(err, ZVP_EPARSE,
-                          "%s: unknown section [%s] (allowed: model, parameters, stderr, provenance)",
-                          path, e->section);
-        }
-    }
-    if (st == ZVP_SUCCESS) {
-        char *text = slurp(path);
-        if (!text) {
-            st = zvp_fail(err, ZVP_EIO, "cannot read model file '%s'", path);
-        } else {
-            free(mf->text);
-            mf->text = text;
-        }
-    }
-done:
-    for (i = 0; i < c.n; i++) {
-        free(c.e[i].section);
-        free(c.e[i].key);
-        free(c.e[i].value);
-    }
-    free(c.e);
-    if (st != ZVP_SUCCESS)
-        zvp_model_file_free(mf);
-    else
-        *out = mf;
+    int st = zvp_read_input(path, ZVP_INI_MAX_BYTES, &text, &len, err);
+    if (st == ZVP_SUCCESS)
+        st = zvp_model_file_parse(strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, out, err);
+    free(text);
     return st;
 }
 
@@ -307,7 +259,8 @@ static void format_exact(double v, char *buf, size_t n)
     static const char *const fmts[] = {"%.12g", "%.15g", "%.17g"};
     for (size_t i = 0; i < 3; i++) {
         snprintf(buf, n, fmts[i], v);
-        if (strtod(buf, NULL) == v)
+        double back;
+        if (zvp_parse_double(buf, &back) == 0 && back == v)
             return;
     }
 }
@@ -323,7 +276,6 @@ int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *
     fprintf(fp, "; zvmperf model file (zvmperf %s)\n[model]\nname = %s\n\n[parameters]\n",
             zvp_version(), m->name);
     for (i = 0; i < m->n_params; i++) {
-        /* inih reads at most 200 characters a line: keep every line well below that */
         char num[32];
         format_exact(mf->params[i], num, sizeof num);
         fprintf(fp, "; [%.20s] %.150s\n%s = %s\n", m->params[i].unit, m->params[i].description,
@@ -340,7 +292,7 @@ int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *
     if (mf->n_prov) {
         fprintf(fp, "\n[provenance]\n");
         for (i = 0; i < mf->n_prov; i++)
-            fprintf(fp, "%.40s = %.150s\n", mf->prov[i].key, mf->prov[i].value);
+            fprintf(fp, "%s = %s\n", mf->prov[i].key, mf->prov[i].value);
     }
     if (fclose(fp) != 0)
         return zvp_fail(err, ZVP_EIO, "error writing model file '%s'", path);

@@ -1,8 +1,5 @@
 /* src/status.c - status codes, error records, initialisation and version. */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <gsl/gsl_errno.h>
 #include "internal.h"
 
@@ -41,41 +38,6 @@ int zvp_fail(zvp_error *err, int status, const char *fmt, ...)
         err->status = status;
     }
     return status;
-}
-
-int zvp_check_range(zvp_error *err, const char *what, double value, double lo, double hi)
-{
-    if (!(value >= lo && value <= hi) || !isfinite(value))
-        return zvp_fail(err, ZVP_EINVAL, "%s = %.17g is out of range [%.17g, %.17g]", what, value,
-                        lo, hi);
-    return ZVP_SUCCESS;
-}
-
-char *zvp_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-int zvp_parse_double(const char *s, double *out)
-{
-    char *end;
-    if (!s)
-        return -1;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s == '\0')
-        return -1;
-    double v = strtod(s, &end);
-    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-        end++;
-    if (*end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 int zvp_init(void)

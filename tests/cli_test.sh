@@ -45,7 +45,7 @@ expect 2 "no point of the sweep is valid" -- "$ZVP" sweep mmc --axis servers=1.5
 # no steady state: M/M/1 with lambda = mu
 expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
 # JSON: one object, outputs with value and unit, status ok
-if "$ZVP" eval sweetspot --json > "$T/e.json" 2>&1 && "$PY" - "$T/e.json" <<'PYEOF'
+if "$ZVP" eval sweetspot --json > "$T/e.json" 2>"$T/e.err" && "$PY" - "$T/e.json" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "ok", d
@@ -86,6 +86,182 @@ assert (f["status"][:] == 1).all()
 assert np.isfinite(etr[:]).all()
 PYEOF
 then ok; else bad "sweep file contents"; fi
+
+# ---- conventions (issue 8): help, version, getopt_long forms, --, repeats, stdin -------------
+# --help, -h, help COMMAND: stdout, exit 0, for every command; --version and --help at the top
+for c in models eval sweep calibrate solve version help; do
+  out=$("$ZVP" "$c" --help 2>/dev/null); st=$?
+  if [ "$st" -eq 0 ] && printf '%s' "$out" | grep -q "Usage: zvmperf $c"; then ok; else bad "$c --help: exit $st"; fi
+  out=$("$ZVP" help "$c" 2>/dev/null); st=$?
+  if [ "$st" -eq 0 ] && printf '%s' "$out" | grep -q "Usage: zvmperf $c"; then ok; else bad "help $c: exit $st"; fi
+  [ -z "$("$ZVP" "$c" -h 2>&1 >/dev/null)" ] && ok || bad "$c -h writes to stderr"
+done
+expect 0 "Exit status:" -- "$ZVP" --help
+expect 0 "3  no steady state" -- "$ZVP" --help
+out=$("$ZVP" --version 2>/dev/null); st=$?
+[ "$st" -eq 0 ] && [ "$out" = "zvmperf $("$ZVP" version --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["version"])')" ] && ok || bad "--version: exit $st, '$out'"
+expect 2 "unknown command 'nosuch'" -- "$ZVP" help nosuch
+# --opt=value and --opt value give the same result; -o and --output are one option
+a=$("$ZVP" solve mmc --lambda=1.5 --mu 1 --servers=2 --json); b=$("$ZVP" solve mmc --lambda 1.5 --mu=1 --servers 2 --json)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "--opt=value differs: $a / $b"
+expect 0 "2 points" -- "$ZVP" sweep mmc --axis=servers=1,2 --output="$T/o1.h5"
+expect 2 "option -o is given twice" -- "$ZVP" sweep mmc --axis servers=1,2 --output "$T/a.h5" -o "$T/b.h5"
+expect 2 "option --output is given twice" -- "$ZVP" calibrate calibration/fits/fsio-cid64-20.ini -o "$T/a.ini" --output "$T/b.ini"
+expect 2 "option --threads is given twice" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$T/a.h5" --threads 1 --threads=2
+expect 2 "option --h5 is given twice" -- "$ZVP" calibrate calibration/fits/fsio-cid64-20.ini --h5 a --h5 b
+expect 2 "option --json is given twice" -- "$ZVP" models --json --json
+expect 2 "option --axis needs a value" -- "$ZVP" sweep mmc --axis
+expect 2 "option --json takes no value" -- "$ZVP" version --json=yes
+expect 2 "unknown option '--frob'" -- "$ZVP" sweep mmc --frob 1
+expect 2 "unknown option '--frob'" -- "$ZVP" calibrate --frob
+expect 2 "unknown option '--frob'" -- "$ZVP" version --frob
+# '--' ends the options: after it, '--json' is an argument (here a model name that is not found)
+expect 2 "'--json' is neither a model file" -- "$ZVP" eval -- --json
+out=$("$ZVP" eval -- mmc servers=2 2>/dev/null); st=$?
+[ "$st" -eq 0 ] && printf '%s' "$out" | grep -q "model mmc" && ok || bad "eval -- mmc: exit $st"
+expect 2 "version takes no argument ('--json')" -- "$ZVP" version -- --json
+# '-' reads the model file from standard input: same figures as the file itself
+a=$("$ZVP" eval calibration/params/paging-zvm64.ini --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"])')
+b=$("$ZVP" eval - --json < calibration/params/paging-zvm64.ini | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"])')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "eval - differs from the file: $a / $b"
+printf '[model]\nname = mmc\n[parameters]\nservers = 2\n' | "$ZVP" eval - arrival_rate_per_s=1 service_rate_per_s=1 --json > "$T/stdin.json"
+"$PY" -c 'import json,sys; o=json.load(open(sys.argv[1]))["outputs"]; assert abs(o["pwait"]["value"] - 1/3) < 1e-14, o' "$T/stdin.json" && ok || bad "eval - (mmc c=2, a=1: Erlang C = 1/3)"
+printf '[model]\nname = mmc\n[parameters]\nbroken line\n' > "$T/bad-stdin.ini"
+expect 2 "<stdin>:4" -- sh -c "'$ZVP' eval - < '$T/bad-stdin.ini'"
+expect 0 "1 points (1 ok" -- sh -c "printf '[model]\\nname = mmc\\n' | '$ZVP' sweep - --axis servers=1 -o '$T/stdin.h5'"
+
+# ---- --json on every command: one valid JSON object on stdout -----------------------------
+json_ok() { # json_ok LABEL command...: stdout parses as one JSON object with a status
+  label=$1; shift
+  out=$("$@" 2>/dev/null)
+  if printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict) and "status" in d and d["command"]' 2>/dev/null; then ok; else bad "$label: not one JSON object: $out"; fi
+}
+json_ok models "$ZVP" models --json
+json_ok "models NAME" "$ZVP" models mmc --json
+json_ok eval "$ZVP" eval mmc --json
+json_ok "eval unstable" "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1 --json
+json_ok "eval error" "$ZVP" eval nosuch --json
+json_ok sweep "$ZVP" sweep mmc --axis servers=1,2 -o "$T/j.h5" --json
+json_ok "sweep error" "$ZVP" sweep mmc --axis servers=0,1 -o "$T/j.h5" --json
+json_ok version "$ZVP" version --json
+json_ok help "$ZVP" help --json
+json_ok "help eval" "$ZVP" help eval --json
+json_ok "solve" "$ZVP" solve mm1 --lambda 1 --mu 2 --json
+json_ok "solve error" "$ZVP" solve mm1 --lambda 1 --json
+json_ok "usage error" "$ZVP" models --json --bogus
+# unstable eval: outputs null, each explained in "nulls", status unstable, exit 3
+"$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1 --json > "$T/u.json" 2>/dev/null; st=$?
+if [ "$st" -eq 3 ] && "$PY" - "$T/u.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "unstable" and d["outputs"]["response_s"]["value"] is None
+assert d["outputs"]["response_s"]["unit"] == "s"
+assert "/outputs/response_s/value" in d["nulls"], d["nulls"]
+PYEOF
+then ok; else bad "eval --json unstable: exit $st"; fi
+# models --json: units on every bound; an unbounded max is null with its reason
+if "$ZVP" models mmc --json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin); m = d["models"][0]
+assert m["name"] == "mmc"
+p = {x["name"]: x for x in m["parameters"]}
+assert p["service_rate_per_s"]["min"] == {"value": 1e-12, "unit": "1/s"}
+assert p["servers"]["integer"] is True and p["servers"]["default"]["value"] == 1
+o = {x["name"]: x for x in m["outputs"]}
+assert o["response_s"]["max"]["value"] is None and "inf" in d["nulls"]["/models/0/outputs/4/max/value"]
+'; then ok; else bad "models --json units / nulls"; fi
+# sweep --json: the summary counts (2 x 3 grid, all ok) and the axes with units
+if "$ZVP" sweep mmc --axis servers=1,2 --axis arrival_rate_per_s=0.1,0.2,0.3 -o "$T/j.h5" --json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["status"] == "ok" and d["points"] == 6 and d["ok"] == 6 and d["invalid"] == 0
+assert d["seconds"]["unit"] == "s" and d["axes"][1] == {"name": "arrival_rate_per_s", "unit": "1/s", "n_values": 3}
+' 2>/dev/null; then ok; else bad "sweep --json summary"; fi
+# calibrate --json (fsio: a small fit) writes the files and prints the summary only
+if "$ZVP" calibrate calibration/fits/fsio-cid64-20.ini -o "$T/fsio.ini" --json > "$T/cal.json" 2>/dev/null && "$PY" - "$T/cal.json" "$T/fsio.ini" <<'PYEOF'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok" and d["model"] == "fsio" and d["fit"] == "fsio-cid64-20"
+assert d["model_file"] == sys.argv[2] and os.path.exists(sys.argv[2]) and os.path.exists(d["report_h5"])
+assert d["rows"] >= 1 and d["free"] == len(d["parameters"]) >= 1
+for p in d["parameters"]:
+    assert set(p["estimate"]) == {"value", "unit"}
+assert d["mape_pct"]["unit"] == "%"
+PYEOF
+then ok; else bad "calibrate --json"; fi
+
+# ---- calibrated files by name; the fallback to the defaults is said on stderr ---------------
+# a bare NAME finds NAME.ini in ./calibration/params: same figures as the file
+a=$("$ZVP" eval calibration/params/sweetspot-zvm64.ini --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"]["etr"])')
+b=$("$ZVP" eval sweetspot-zvm64 --json 2>"$T/n.err" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"]["etr"])')
+[ -n "$a" ] && [ "$a" = "$b" ] && [ ! -s "$T/n.err" ] && ok || bad "eval sweetspot-zvm64 by name: $a / $b"
+expect 0 "model sweetspot" -- "$ZVP" eval sweetspot-zvm64.ini
+# away from the tree: $ZVMPERF_DATA/params first, else not found
+mkdir -p "$T/data/params" "$T/away"
+printf '[model]\nname = mmc\n[parameters]\nservers = 3\n' > "$T/data/params/my-mmc.ini"
+A=$(cd "$T" && pwd); D=$A/data; Z=$(cd "$(dirname "$ZVP")" && pwd)/$(basename "$ZVP")
+out=$(cd "$T/away" && ZVMPERF_DATA="$D" "$Z" eval my-mmc --json 2>/dev/null)
+printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["parameters"]["servers"]["value"] == 3 and d["model_file"].endswith("/params/my-mmc.ini")' && ok || bad "ZVMPERF_DATA lookup: $out"
+expect 2 "no calibrated file my-mmc.ini is in" -- sh -c "cd '$T/away' && '$Z' eval my-mmc"
+# a file in ./calibration/params wins over the registry, $ZVMPERF_DATA over ./calibration
+mkdir -p "$T/away/calibration/params"
+printf '[model]\nname = mmc\n[parameters]\nservers = 4\n' > "$T/away/calibration/params/mmc.ini"
+printf '[model]\nname = mmc\n[parameters]\nservers = 5\n' > "$T/data/params/mmc.ini"
+out=$(cd "$T/away" && "$Z" eval mmc --json 2>"$A/w.err")
+printf '%s' "$out" | "$PY" -c 'import json,sys; assert json.load(sys.stdin)["parameters"]["servers"]["value"] == 4' && [ ! -s "$A/w.err" ] && ok || bad "./calibration/params lookup: $out"
+out=$(cd "$T/away" && ZVMPERF_DATA="$D" "$Z" eval mmc --json 2>/dev/null)
+printf '%s' "$out" | "$PY" -c 'import json,sys; assert json.load(sys.stdin)["parameters"]["servers"]["value"] == 5' && ok || bad "ZVMPERF_DATA order: $out"
+# the search path is reported by version --json, in that order
+out=$(cd "$T/away" && ZVMPERF_DATA="$D" "$Z" version --json)
+printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); s=d["search_path"]; assert s[0] == sys.argv[1] + "/params" and s[1] == "calibration/params" and s[2] == d["datadir"] + "/params"' "$D" && ok || bad "version --json search path: $out"
+# a registered model without a calibrated file: its defaults, and stderr says so
+err=$("$ZVP" eval sweetspot 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "uncalibrated default parameters" && ok || bad "no fallback note: '$err'"
+err=$("$ZVP" eval calibration/params/sweetspot-zvm64.ini 2>&1 >/dev/null)
+[ -z "$err" ] && ok || bad "a model file gives a fallback note: '$err'"
+
+# ---- solve --json: every kind is valid JSON, figures carry their units ----------------------
+for args in "mm1 --lambda 0.5 --mu 1" "mmc --lambda 1 --mu 1 --servers 2" "erlang-b --lambda 5 --mu 1 --servers 10" \
+    "mm1k --lambda 2 --mu 2 --capacity 9" "mmck --lambda 4 --mu 1.5 --servers 3 --capacity 7" "mminf --lambda 1 --service 2" \
+    "repairman --sources 4 --think 2 --service 1 --servers 2" "open --lambda 1,2 --demands 0.1,0.2;0.3,0.05" \
+    "mva --users 4 --think 2 --demands 1,0.5 --station-servers 2,inf" "mva-multi --users 3,2 --think 3,1 --demands 0.5,0.3;0.2,0.7" \
+    "bounds --users 10 --think 5 --demands 0.4,0.2" "usl --gamma 100 --alpha 0.05 --beta 0.0005 --users 10" \
+    "usl --data 1:1,2:1.8,4:3"; do
+  # shellcheck disable=SC2086
+  "$ZVP" solve $args --json > "$T/s.json" 2>/dev/null
+  if "$PY" - "$T/s.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "solve" and d["status"] == "ok", d
+units = {"X": "1/s", "R": "s", "W": "s", "Q": "1", "U": "1", "Pwait": "1", "Pblock": "1", "Lq": "1",
+         "X_upper": "1/s", "R_lower": "s", "D": "s", "N_star": "1", "X_peak": "1/s", "alpha": "1"}
+def check(o):
+    for k, v in o.items():
+        if k in units:
+            assert isinstance(v, dict) and v["unit"] == units[k], (k, v)
+            assert v["value"] is None or isinstance(v["value"], float), (k, v)
+            if v["value"] is None:
+                assert any(p.endswith("/" + k + "/value") for p in d["nulls"]), (k, d)
+for st in [d] + d.get("stations", []) + d.get("classes", []):
+    check(st)
+assert any(k in d for k in ("X", "X_upper", "alpha")), d
+PYEOF
+  then ok; else bad "solve $args --json: $(cat "$T/s.json")"; fi
+done
+# M/M/1 through the JSON with units: R = 1/(mu - lambda) = 2 s, X = lambda = 0.5 1/s
+"$ZVP" solve mm1 --lambda 0.5 --mu 1 --json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["R"] == {"value": 2.0, "unit": "s"} and d["X"] == {"value": 0.5, "unit": "1/s"}
+assert d["stations"][0]["R"] == {"value": 2.0, "unit": "s"}' && ok || bad "solve mm1 --json units"
+# no residual degree of freedom: the standard errors are null and "nulls" says why
+"$ZVP" solve usl --data 1:1,2:1.8,4:3 --json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["alpha_se"]["value"] is None and "degree of freedom" in d["nulls"]["/alpha_se/value"]' && ok || bad "usl se nulls"
+# a non-converged approximate solver: exit 1, JSON status says so
+"$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --max-iterations 1 --json > "$T/nc.json" 2>/dev/null; st=$?
+[ "$st" -eq 1 ] && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"] == "not converged" and d["converged"] is False' "$T/nc.json" && ok || bad "mva not converged: exit $st"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

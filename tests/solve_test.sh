@@ -5,8 +5,8 @@
 ZVP=${1:-build/zvmperf}
 # pass/fail counters, ok, bad, expect
 . "$(dirname "$0")/lib.sh"
-# field JSON KEY: the first number after "KEY":
-field() { printf '%s' "$1" | grep -o "\"$2\": [-0-9.eE+]*" | head -n 1 | sed 's/.*: //'; }
+# field JSON KEY: the first number after "KEY": (a quantity {"value": V, "unit": U}: V)
+field() { printf '%s' "$1" | grep -o "\"$2\": \({\"value\": \)\{0,1\}[-0-9.eE+]*" | head -n 1 | sed 's/.*: //'; }
 # close NAME ACTUAL EXPECTED RELTOL
 close() {
   if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; m = e < 0 ? -e : e;
@@ -121,7 +121,7 @@ expect 2 "\-\-data.*at least 3 distinct N" -- "$ZVP" solve usl --data 1:1,1:1,1:
 expect 2 "\-\-data = 1:1,2:1.8 has 2 points: at least 3 points" -- "$ZVP" solve usl --data 1:1,2:1.8
 expect 2 "\-\-data.*distinct N" -- "$ZVP" solve usl --data 1:1,2:1.8,2:1.8,2:1.8
 # three points fit exactly, but no residual degree of freedom: se null (NaN), not 0
-expect 0 '"alpha_se": null' -- "$ZVP" solve usl --data 1:1,2:1.8,4:3 --json
+expect 0 '"alpha_se": {"value": null' -- "$ZVP" solve usl --data 1:1,2:1.8,4:3 --json
 # messages
 expect 2 "customers\[1\] = 100000000 brings the total population.*200000000" -- "$ZVP" solve mva-multi --users 100000000,100000000 --demands "1;1"
 expect 2 "entry 2 ('abc') is not a number" -- "$ZVP" solve mva --users 3 --demands 0.1,abc
@@ -149,5 +149,13 @@ expect 1 "did not converge.*last iterate" -- "$ZVP" solve mva --users 40 --think
 expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 1e-320 --mu 1e-310
 expect 2 "outside the range" -- "$ZVP" solve repairman --sources 3 --think 1e308 --service 1e308
 expect 2 "outside the range" -- "$ZVP" solve mm1 --lambda 0 --mu 1e-309 --json
+# getopt_long forms: --opt=value as --opt value; '--' ends the options; help anywhere
+j=$("$ZVP" solve mm1 --lambda=0.5 --mu=1 --json)
+close "mm1 --opt=value R" "$(field "$j" R)" 2 1e-14
+expect 2 "unexpected argument '--mu'" -- "$ZVP" solve mm1 --lambda 0.5 -- --mu 1
+expect 2 "option --mu is given twice for kind mm1 (first '1', then '2')" -- "$ZVP" solve mm1 --lambda .5 --mu=1 --mu 2
+expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" solve mm1 --lambda 1 --help
+expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" help solve
+expect 2 "needs a KIND" -- "$ZVP" solve --json
 echo "solve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

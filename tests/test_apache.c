@@ -75,7 +75,7 @@ static void test_apache_closed_forms(void)
 
 /* Mechanism invariants: more sessions never lower ETR or busy (closed network); more storage
  * never raises ITR nor lowers T/V (CP spin term); ETR within the MVA asymptotic bounds
- * X <= min(N/D, sessions/(D + Z)) (MODELS.md 4.1); busy <= 100. */
+ * X <= min(N/D, sessions/(D + Z)) (src/queue/README.md, exact MVA); busy <= 100. */
 static void test_apache_invariants(void)
 {
     const zvp_model *m = model();

@@ -79,7 +79,7 @@ static void test_cms_independent_mva(void)
 }
 
 /* Mechanism invariants: more users never lower ETR nor response; X within the asymptotic
- * bounds min(N / (D + Z'), m / D_cpu) (MODELS.md 4.1); response never below the no-contention
+ * bounds min(N / (D + Z'), m / D_cpu) (src/queue/README.md, exact MVA); response never below the no-contention
  * sum of demands; a higher minidisk-cache hit ratio never raises response or real I/O; more
  * processors never raise response; the response-time law N/X = think + other delay + response. */
 static void test_cms_invariants(void)

@@ -1,4 +1,4 @@
-/* tests/test_dump.c - dump write-rate model (models/dump.c, MODELS.md section 5) and its four
+/* tests/test_dump.c - dump write-rate model (models/dump.c, models/README.md, dump) and its four
  * calibrated files against report 003 (System Dump Improvements), Tables 2-4 and the report's
  * summary claims. Expected values: closed forms worked by hand, an independent summation
  * (the geometric run-length mean), and the transcribed CSVs in calibration/data. */

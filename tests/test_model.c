@@ -173,7 +173,7 @@ static void test_zvp_model_file_errors(void)
 /* ---- sweetspot: the lock mechanism against independent closed forms ---------------------- */
 
 /* One global lock, no cap, no other lock: the CM4 cycle is the machine-repairman model of
- * MODELS.md 1.2: p0 = ErlangB(N, Z/S), U = 1 - p0, spinning CPUs Lq = N - U (1 + Z/S). */
+ * models/README.md B1: p0 = ErlangB(N, Z/S), U = 1 - p0, spinning CPUs Lq = N - U (1 + Z/S). */
 static void test_zvp_sweetspot_single_lock_is_repairman(void)
 {
     const zvp_model *m = zvp_test_find_model("sweetspot");
@@ -193,7 +193,7 @@ static void test_zvp_sweetspot_single_lock_is_repairman(void)
         }
 }
 
-/* MODELS.md 1.3 worked example: N = 64, Z/S = 9: total spin 5400% on one lock, and with L
+/* models/README.md B2 worked example: N = 64, Z/S = 9: total spin 5400% on one lock, and with L
  * uniform zones 4443, 2760, 1012, 354, 148, 68 % (rounded there; 1% tolerance). */
 static void test_zvp_sweetspot_zones_worked_example(void)
 {

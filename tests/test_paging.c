@@ -1,4 +1,4 @@
-/* tests/test_paging.c - paging DASD model (models/paging.c, MODELS.md section 2).
+/* tests/test_paging.c - paging DASD model (models/paging.c, models/README.md, paging).
  * Expected values are closed forms worked by hand or by a short independent /usr/bin/python3
  * script (noted at each test), and the published ETR rows of report 000 Tables 3 and 4. */
 #include <math.h>

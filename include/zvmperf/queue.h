@@ -4,8 +4,9 @@
  * All functions are pure: inputs const, outputs last, no global state; safe to call
  * concurrently from OpenMP threads. The single-station kernels (zvp_mmc, zvp_mmck,
  * zvp_mminf, zvp_repairman) fail with ZVP_EINVAL, every output NaN, when the inputs are so
- * extreme that a result would overflow the double range (never an infinite output). Times in seconds, rates in 1/s. Erlang and
- * finite-source formulas are computed by recurrence or in log space (never a^c/c!).
+ * extreme that a result would overflow the double range (never an infinite output). Times
+ * in seconds, rates in 1/s. Erlang and finite-source formulas are computed by recurrence or
+ * in log space (never a^c/c!). The methods, in prose: src/queue/README.md.
  *
  * General sources: Kleinrock, "Queueing Systems, Vol. 1", Wiley 1975 (ch. 3, birth-death
  * queues); Gross, Shortle, Thompson & Harris, "Fundamentals of Queueing Theory", 4th ed.
@@ -41,7 +42,7 @@ extern "C" {
  * @param[out] blocking      B(c, a) in [0, 1].
  * @return ZVP_SUCCESS; ZVP_EINVAL for a NaN/negative/infinite load, c out of range or a
  *         NULL output (message names the argument, its value and the range).
- * Source: recurrence B_0 = 1, B_j = a B_{j-1} / (j + a B_{j-1}) (MODELS.md 1.2;
+ * Source: recurrence B_0 = 1, B_j = a B_{j-1} / (j + a B_{j-1}) (models/README.md B1;
  *         Gross et al. 2008, sec. 2.5). O(c) time, O(1) memory.
  */
 int zvp_erlang_b(double offered_load, unsigned long servers, double *blocking, zvp_error *err);
@@ -56,7 +57,7 @@ int zvp_erlang_b(double offered_load, unsigned long servers, double *blocking, z
  *         utilization a/c); ZVP_EINVAL for a NULL pwait, a NaN, negative or infinite
  *         offered_load, or c outside [1, ZVP_MAX_SERVERS] (message names the argument, its
  *         value and the range). Checked in that order.
- * Source: Gross et al. 2008, eq. (2.33)-(2.36); MODELS.md section 2.
+ * Source: Gross et al. 2008, eq. (2.33)-(2.36); models/README.md, paging.
  */
 int zvp_erlang_c(double offered_load, unsigned long servers, double *pwait, zvp_error *err);
 
@@ -112,7 +113,7 @@ int zvp_mmc(double arrival_rate_per_s, double service_rate_per_s, unsigned long 
  *                        On error every field is NaN.
  * @return ZVP_SUCCESS or ZVP_EINVAL (NULL out; N, c out of range; Z NaN/negative/infinite;
  *         S not finite and > 0).
- * Source: Kleinrock 1975, sec. 3.8-3.9; MODELS.md 1.2 (p_0 = ErlangB(N, Z/S) for c = 1).
+ * Source: Kleinrock 1975, sec. 3.8-3.9; models/README.md B1 (p_0 = ErlangB(N, Z/S) for c = 1).
  * Cost O(N) time at most (the walk starts at the mode and stops once terms fall below
  * e^-750 of it), O(1) memory. Thread safety: pure.
  */
@@ -175,19 +176,13 @@ typedef struct zvp_mva_result {
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL res; NULL stations with K > 0; bad demand, kind,
  *         servers (MULTI: 1..ZVP_MAX_SERVERS), replicas (>= 1), reserved (!= 0); Z bad;
  *         N out of range; Z + sum replicas x D = 0 with N > 0, or not finite); ZVP_ENOMEM.
- * Multi-server stations use the marginal-probability recursion over j = 0..m-1 only:
- * R_k(n) = (D_k/m)[1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-1-j) p_k(j|n-1)],
- * p_k(j|n) = X(n) D_k / j p_k(j-1|n-1) for j = 1..m-1. p_k(0|n) is NOT taken from the
- * utilization law (1 - U - sum ...), which is numerically unstable near saturation (errors
- * grow geometrically in n: m = 8, D = 1, Z = 240, N = 2000 gives X = 7.49 instead of 7.98),
- * but from the exact product p_k(0|n) = p_k(0|n-1) X(n) / X_{-k}(n), with X_{-k} the
- * throughput of the network without one replica of entry k. X_{-k} is obtained with positive
- * operations only, from the identity "m-server station = single-server queue of demand D/m
- * convolved with the polynomial sum_{j<m} (D^j/j!)(1 - j/m) z^j" (see src/queue/mva.c).
- * An m-server station with m = 1 gives exactly (bit for bit) the queueing-station answer;
- * with m >= N it is exactly a delay station.
+ * Multi-server stations: the marginal-probability recursion over j = 0..m-1, with p(0|n)
+ * from an exact product (stable near saturation, unlike the utilization-law closure); the
+ * formulation and its derivation are in src/queue/README.md, "Multi-server stations". An
+ * m-server station with m = 1 gives exactly (bit for bit) the queueing-station answer; with
+ * m >= N it is exactly a delay station.
  * Source: Reiser & Lavenberg 1980; QSP ch. 6 (single-server), ch. 8 (load-dependent);
- *         MODELS.md 4.1, 4.3; Casale & Serazzi 2005 (instability of p(0|n)).
+ *         src/queue/README.md; Casale & Serazzi 2005 (instability of p(0|n)).
  * Cost O(N (M + 1) (K + sum_k replicas_k m_k)) time for M m-server entries (O(N K) without
  * them, by a fast path that performs the same operations in the same order, so results are
  * bit-identical), memory as zvp_mva_scratch_doubles. Only entries with 2 <= m < N count
@@ -486,7 +481,7 @@ typedef struct zvp_usl_fit_result {
  * zvp_usl_fit - least-squares fit of X(N) to points (n_i, x_i) with GSL multifit_nlinear
  * (trust region, Levenberg-Marquardt), alpha = a^2 and beta = b^2 so that alpha, beta >= 0,
  * gamma free. Start: gamma = x at the smallest n divided by that n, a and b from the linear
- * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (MODELS.md 4.5).
+ * no-intercept fit of n/C - 1 = alpha (n-1) + beta n (n-1) clamped at 0 (src/queue/README.md, USL).
  * Standard errors: sqrt(diag(s^2 (J^T J)^-1)), s^2 = rss/(len - 3), J the Jacobian of X in
  * (gamma, alpha, beta) at the estimates (for a != 0 identical to se(alpha) = 2|a| se(a)).
  * @param[in] n, x  [len] n_i >= 1 finite, x_i >= 0 finite; 3 <= len <= ZVP_USL_MAX_POINTS,
@@ -501,6 +496,64 @@ typedef struct zvp_usl_fit_result {
  */
 int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
                 zvp_error *err);
+
+/* ---- Single-station kernels over arrays (src/queue/batch.c) ------------------------------ */
+
+/* Kernels of zvp_station_batch, with their inputs (each an array [n], in this order) and
+ * outputs (rows of the output-major array, in this order). Counts (servers, capacity,
+ * sources) are passed as doubles holding whole numbers. */
+typedef enum zvp_batch_kernel {
+    ZVP_BATCH_ERLANG_B = 0,  /* in: offered_load, servers; out: blocking (1 row) */
+    ZVP_BATCH_ERLANG_C = 1,  /* in: offered_load, servers; out: pwait (1 row) */
+    ZVP_BATCH_MMC = 2,       /* in: arrival_rate_per_s, service_rate_per_s, servers;
+                                out: the 8 zvp_station_result fields (M/M/1: servers = 1) */
+    ZVP_BATCH_MMCK = 3,      /* in: arrival_rate_per_s, service_rate_per_s, servers, capacity;
+                                out: the 8 zvp_station_result fields, then pblock (9 rows) */
+    ZVP_BATCH_MMINF = 4,     /* in: arrival_rate_per_s, service_rate_per_s; out: 8 fields */
+    ZVP_BATCH_REPAIRMAN = 5, /* in: sources, think_s, service_s, servers; out: 8 fields */
+    ZVP_BATCH_USL = 6,       /* in: n, gamma, alpha, beta; out: throughput (zvp_usl_eval) */
+    ZVP_BATCH_N_KERNELS = 7
+} zvp_batch_kernel;
+
+/* Rows of the zvp_station_result fields in a batch output, in declaration order:
+ * throughput_per_s, utilization, busy_servers, mean_in_system, mean_in_queue, response_s,
+ * wait_s, pwait. */
+#define ZVP_BATCH_STATION_FIELDS 8
+
+/**
+ * zvp_batch_shape - number of input arrays and output rows of a batch kernel.
+ * @param[in]  kernel     a zvp_batch_kernel.
+ * @param[out] n_inputs   inputs per point (2 to 4); may be NULL.
+ * @param[out] n_outputs  output rows (1, 8 or 9); may be NULL.
+ * @return ZVP_SUCCESS; ZVP_EINVAL for an unknown kernel (outputs set to 0).
+ */
+int zvp_batch_shape(int kernel, size_t *n_inputs, size_t *n_outputs, zvp_error *err);
+
+/**
+ * zvp_station_batch - evaluate one single-station kernel (zvp_erlang_b, zvp_erlang_c, zvp_mmc,
+ * zvp_mmck, zvp_mminf, zvp_repairman; or zvp_usl_eval) at n points, in parallel (OpenMP).
+ * Point i is exactly the scalar call with inputs[k][i] (bit for bit, for any thread count).
+ * @param[in]  kernel   a zvp_batch_kernel.
+ * @param[in]  n        points, 0 <= n (0: nothing to do, success).
+ * @param[in]  inputs   [n_inputs] pointers, each to [n] doubles (zvp_batch_shape), units as
+ *                      the scalar kernel (rates 1/s, times s, loads in Erlangs). A count must
+ *                      be a whole number in [0, 2^53]; otherwise that point fails with
+ *                      ZVP_EINVAL ("<name>[i] = <value> is not a whole number ...").
+ * @param[out] outputs  [n_outputs * n] doubles, OUTPUT-MAJOR: outputs[j * n + i] is output j
+ *                      of point i; NaN where the point failed.
+ * @param[out] status   [n] per-point status: the scalar kernel's return code (ZVP_SUCCESS,
+ *                      ZVP_EUNSTABLE: no steady state, ZVP_EINVAL: bad input at that point).
+ * @param[in]  threads  OpenMP threads, >= 0 (0 = the OpenMP default).
+ * @param[out] err      may be NULL. When every point succeeds, err->status = ZVP_SUCCESS and
+ *                      the message is empty; when some fail, err gets the status and message of
+ *                      the first failed point (lowest i), as the scalar call gives them.
+ * @return ZVP_SUCCESS when the arguments are valid, even if points fail (status says which);
+ *         ZVP_EINVAL for an unknown kernel, threads < 0, or a NULL inputs, input array,
+ *         outputs or status with n > 0 (nothing is written then).
+ * Cost: the sum of the scalar calls' costs, over the threads. Thread safety: pure.
+ */
+int zvp_station_batch(int kernel, size_t n, const double *const *inputs, double *outputs,
+                      uint8_t *status, int threads, zvp_error *err);
 
 #ifdef __cplusplus
 }

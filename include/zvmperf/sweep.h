@@ -1,34 +1,8 @@
 /*
- * zvmperf/sweep.h - OpenMP parameter sweeps written to HDF5.
- *
- * A sweep evaluates a model over the Cartesian product of axes (row-major: the last axis
- * varies fastest). Points are computed in blocks, in parallel, and each block is written
- * by the calling thread before the next, so memory does not grow with the grid. Results
- * are bitwise identical whatever the thread count. HDF5 layout: ../shared/DESIGN.md,
- * "Sweep output"; as written by zvp_sweep_run:
- *
- *   /                  string attributes (variable-length UTF-8; h5py reads str):
- *                        zvmperf_version, model, model_source (the model's `source`),
- *                        created (ISO 8601 UTC, "YYYY-MM-DDTHH:MM:SSZ"), command (opt->command,
- *                        "" if NULL), model_file (text of the model file, "" when the handle
- *                        was made by zvp_model_file_new), axes (the swept parameter names in
- *                        axis order, comma-separated, e.g. "storage_gb,cpus")
- *   /axes/<param>      1-D float64 [n_values], a dimension scale (H5DSset_scale, NAME =
- *                        <param>); attributes `units`, `description` (from the descriptor)
- *   /outputs/<output>  N-D float64, shape = axis lengths in axis order, chunked, shuffled
- *                        and deflated; fill value NaN; attributes `units`, `description`;
- *                        scale of axis k attached to dimension k, dimension k labelled with
- *                        the axis name (H5DSset_label); NaN where /status != 1
- *   /status            N-D uint8, same shape, chunking, scales and labels; attributes
- *                        `codes` (text of the codes below), `units` ("1"), `description`
- *   /parameters        group with two attributes per fixed (non-swept) parameter:
- *                        <param> (scalar float64, the value) and <param>_units (string);
- *                        in h5py: g.attrs["storage_gb"], g.attrs["storage_gb_units"]
- *
- * Blocks: a block is one hyperslab and one contiguous range of flat indices: fixed indices
- * on the axes before a "split" axis, consecutive indices on the split axis, all of the
- * axes after it (at most opt->block_points points). Chunks (at most 65536 points) are
- * aligned with the blocks, so every write covers whole chunks.
+ * zvmperf/sweep.h - a model evaluated over many points: in memory into caller-owned
+ * arrays (zvp_eval_points, zvp_eval_grid), or over a grid written to an HDF5 file
+ * (zvp_sweep_run). OpenMP-parallel; results bitwise identical whatever the thread count.
+ * The file layout, the status codes and the blocks are described in src/sweep/README.md.
  */
 #ifndef ZVMPERF_SWEEP_H
 #define ZVMPERF_SWEEP_H
@@ -45,12 +19,15 @@ extern "C" {
  * make 8 GB per output uncompressed; larger studies are split into several sweeps. */
 #define ZVP_SWEEP_MAX_POINTS 1000000000ULL
 
-/* Status values stored per point in /status. */
+/* Status of one point (uint8): in the status arrays of zvp_eval_points/zvp_eval_grid and
+ * in a sweep file's /status (which holds 0..3 only). */
 enum {
-    ZVP_POINT_NOT_COMPUTED = 0,
-    ZVP_POINT_OK = 1,
-    ZVP_POINT_UNSTABLE = 2, /* no steady state: outputs NaN */
-    ZVP_POINT_INVALID = 3   /* invalid input at this point: outputs NaN */
+    ZVP_POINT_NOT_COMPUTED = 0, /* sweep file only: not reached (the sweep stopped) */
+    ZVP_POINT_OK = 1,           /* zvp_model_eval returned ZVP_SUCCESS */
+    ZVP_POINT_UNSTABLE = 2,     /* ZVP_EUNSTABLE, no steady state: outputs NaN */
+    ZVP_POINT_INVALID = 3,      /* ZVP_EINVAL, invalid input at this point: outputs NaN */
+    ZVP_POINT_FAILED = 4        /* in memory only: any other model status (e.g.
+                                   ZVP_EMAXITER): outputs NaN */
 };
 
 /* One sweep axis: a parameter name and its values (caller-owned during the call). */
@@ -59,6 +36,52 @@ typedef struct zvp_axis {
     const double *values; /* [n_values], finite */
     size_t n_values;      /* >= 1 */
 } zvp_axis;
+
+/**
+ * zvp_eval_points - evaluate m at n_points points, each the base vector with n_vary
+ * parameters replaced, in parallel; each point as zvp_model_eval(m, point, out, NULL)
+ * alone would, bit for bit, for any thread count.
+ * @param[in]  m            the model.
+ * @param[in]  base_params  [m->n_params], the values of the parameters that do not vary.
+ * @param[in]  n_points     number of points (0: nothing to do).
+ * @param[in]  n_vary       number of varied parameters (0: every point is base_params).
+ * @param[in]  vary_index   [n_vary] distinct parameter indices (< m->n_params).
+ * @param[in]  vary_values  [n_points * n_vary] row-major: value j of point i at
+ *                          vary_values[i * n_vary + j], in the parameter's unit.
+ * @param[out] outputs      [m->n_outputs * n_points] OUTPUT-MAJOR: output j of point i at
+ *                          outputs[j * n_points + i]; NaN where status[i] != ZVP_POINT_OK.
+ * @param[out] status       [n_points] ZVP_POINT_OK, _UNSTABLE, _INVALID (e.g. a value out
+ *                          of the parameter's range) or _FAILED.
+ * @param[in]  threads      OpenMP threads, >= 0; 0 = the OpenMP default.
+ * @return ZVP_SUCCESS whenever the arguments are valid, even if points fail (status says
+ *         which); ZVP_EINVAL (m, base_params, status, outputs (when m has outputs),
+ *         vary_index or vary_values NULL where needed; an index >= m->n_params; an index
+ *         given twice; threads < 0; sizes that overflow); ZVP_ENOMEM.
+ * Memory: one parameter/output vector per thread. Thread safety: pure (OpenMP inside).
+ */
+int zvp_eval_points(const zvp_model *m, const double *base_params, size_t n_points,
+                    size_t n_vary, const size_t *vary_index, const double *vary_values,
+                    double *outputs, uint8_t *status, int threads, zvp_error *err);
+
+/**
+ * zvp_eval_grid - evaluate m over the flat points [first, first + count) of the Cartesian
+ * product of the axes in C order (first axis slowest: with lengths n_0..n_{k-1}, point
+ * (i_0, ..., i_{k-1}) has flat index (..(i_0 n_1 + i_1) n_2 + ..) + i_{k-1}); the other
+ * parameters at base_params. Results as zvp_eval_points, bit for bit.
+ * @param[in]  axes     [n_axes]: names of parameters of m, each at most once, each with
+ *                      n_values >= 1. Values are not range-checked here: a value the model
+ *                      rejects gives ZVP_POINT_INVALID at its points. n_axes = 0: a grid
+ *                      of one point (base_params).
+ * @param[out] outputs  [m->n_outputs * count] output-major (outputs[j * count + p] for
+ *                      flat point first + p); status [count].
+ * @return ZVP_SUCCESS whenever the arguments are valid; ZVP_ENOTFOUND (an axis name that
+ *         is not a parameter; the message lists them); ZVP_EINVAL (NULL arguments as in
+ *         zvp_eval_points, axes NULL with n_axes > 0, an axis without a name or values,
+ *         an axis given twice, first + count beyond the grid, threads < 0); ZVP_ENOMEM.
+ */
+int zvp_eval_grid(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                  size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                  uint8_t *status, int threads, zvp_error *err);
 
 /**
  * zvp_axis_parse - parse "NAME=LO:HI:STEP", "NAME=V1,V2,..." or "NAME=V" into a name and a
@@ -105,7 +128,9 @@ typedef struct zvp_sweep_summary {
 
 /**
  * zvp_sweep_run - evaluate mf's model over the grid of `axes` (other parameters fixed at
- * mf's values) and write the HDF5 file `path` (created or truncated; layout above).
+ * mf's values) with zvp_eval_grid, block by block, and write the HDF5 file `path` (created
+ * or truncated; layout in src/sweep/README.md: /axes/<param>, /outputs/<output> and
+ * /status of shape [axis lengths], /parameters, root attributes).
  * Every axis value is checked against its parameter's [min, max] before anything is
  * written: one value outside it makes the whole sweep ZVP_EINVAL (no file is created).
  * Each point is then evaluated with zvp_model_eval: ZVP_SUCCESS -> status 1, ZVP_EUNSTABLE

@@ -8,6 +8,9 @@
 #include "status.h"
 #include "queue.h"
 #include "model.h"
+#include "modelfile.h"
 #include "sweep.h"
-#include "calibrate.h"
+#include "table.h"
+#include "fit.h"
+#include "fitfile.h"
 #endif /* ZVMPERF_ZVMPERF_H */

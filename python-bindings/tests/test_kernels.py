@@ -75,7 +75,7 @@ def test_mva_station_array_passes_as_is():
     # a delay of 1 s and a queue of 1 s with no think time is the same network as above
     r = z.mva(st, 0.0, 2)
     assert r.throughput_per_s == pytest.approx(0.8, rel=1e-12)
-    assert z.api._stations_array(st) is st or np.shares_memory(z.api._stations_array(st), st)
+    assert z.queue._stations_array(st) is st or np.shares_memory(z.queue._stations_array(st), st)
 
 
 def test_unstable_raises_with_c_message():

@@ -124,11 +124,12 @@ def test_version_mismatch_is_an_import_error(tmp_path):
     code = "import zvmperf._clib"
     env = dict(os.environ, ZVMPERF_LIB=z.library_path())  # the library that loaded here
     src = open(os.path.join(PKG_ROOT, "zvmperf", "_clib.py")).read()
-    src = src.replace("ZVP_VERSION_PATCH = 0\n", "ZVP_VERSION_PATCH = 7\n", 1)
     pkg = tmp_path / "zvmperf"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "_clib.py").write_text(src)
+    # the version the bindings expect comes from _version.py (written by make from status.h)
+    (pkg / "_version.py").write_text('__version__ = ZVP_VERSION_STRING = "0.1.7"\n')
     env["PYTHONPATH"] = str(tmp_path)
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        cwd=str(tmp_path))  # cwd first on sys.path: must be the patched copy

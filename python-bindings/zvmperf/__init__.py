@@ -1,18 +1,44 @@
 """zvmperf - Python bindings (ctypes) for libzvmperf, analytical queueing models of IBM z/VM
 memory-management performance.
 
-Two layers: zvmperf._clib declares every C prototype of include/zvmperf/*.h once;
-zvmperf.api (re-exported here) is the Pythonic layer: kernels (erlang_b, erlang_c, mmc,
-mm1, repairman, mva), the model registry (models, model), eval (one point or vectorised),
-model files, calibrate, sweep (writes HDF5) and open_sweep (reads it with h5py).
+Modules (everything public is re-exported here, so `import zvmperf as z; z.mmc(...)`):
+  _clib        the thin layer: loads the library, declares every C prototype once
+  errors       ZvmperfError and its subclasses, one per C status
+  _args        argument coercion and validation (private)
+  queue        queueing kernels: erlang_b, erlang_c, mmc, mm1, mmck, mminf, repairman, mva,
+               mva_multi, mva_approx, mva_ld, mva_bounds, open_network, usl, usl_peak, usl_fit
+  modeling     the model registry (models, model), eval (one point, or arrays in C) and
+               model files (ModelFile)
+  sweeps       grid (a grid in memory), sweep (written to HDF5), open_sweep, parse_axis
+  calibration  read_table, calibrate, read_fit
+  api          the former single module, kept as an alias of the public names
 
 The shared library is found through $ZVMPERF_LIB, next to this package, the build tree, or
 the installed prefix (see zvmperf._clib); import fails with the list of places tried, or if
 the library's version differs from __version__.
 """
 from . import _clib
-from .api import *  # noqa: F401,F403
-from .api import __all__ as _api_all
+from . import calibration as _calibration
+from . import errors as _errors
+from . import modeling as _modeling
+from . import queue as _queue
+from . import sweeps as _sweeps
+from .calibration import *  # noqa: F401,F403
+from .errors import *  # noqa: F401,F403
+from .modeling import *  # noqa: F401,F403
+from .queue import *  # noqa: F401,F403
+from .sweeps import *  # noqa: F401,F403
 
 __version__ = _clib.ZVP_VERSION_STRING
-__all__ = ["__version__"] + list(_api_all)
+__all__ = (["__version__", "version", "library_path"] + _errors.__all__ + _queue.__all__
+           + _modeling.__all__ + _sweeps.__all__ + _calibration.__all__)
+
+
+def version():
+    """Version string of the loaded library, e.g. '0.1.0'."""
+    return _clib.zvp_version().decode()
+
+
+def library_path():
+    """Path (or name) of the libzvmperf shared library that was loaded."""
+    return _clib.lib_path

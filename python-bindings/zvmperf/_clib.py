@@ -21,15 +21,34 @@ import ctypes.util
 import os
 import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32,
-                    c_long, c_size_t, c_uint32, c_uint64, c_ulong, c_void_p)
+                    c_long, c_size_t, c_uint8, c_uint32, c_uint64, c_ulong, c_void_p)
 
 import numpy as np
 
 # ---- Version (status.h) -------------------------------------------------------------------
-ZVP_VERSION_MAJOR = 0
-ZVP_VERSION_MINOR = 1
-ZVP_VERSION_PATCH = 0
-ZVP_VERSION_STRING = "0.1.0"
+# One version source: include/zvmperf/status.h. `make` writes it into _version.py (not
+# committed); in a source tree without that file it is read from the header directly.
+def _read_version():
+    try:
+        from ._version import ZVP_VERSION_STRING as v
+        return v
+    except ImportError:
+        import re
+        header = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                              "include", "zvmperf", "status.h")
+        try:
+            with open(header, encoding="utf-8") as fh:
+                m = re.search(r'#define ZVP_VERSION_STRING "([0-9]+\.[0-9]+\.[0-9]+)"', fh.read())
+        except OSError:
+            m = None
+        if not m:
+            raise ImportError("zvmperf: no _version.py (run `make`) and no include/zvmperf/status.h "
+                              "beside the package to read the version from")
+        return m.group(1)
+
+
+ZVP_VERSION_STRING = _read_version()
+ZVP_VERSION_MAJOR, ZVP_VERSION_MINOR, ZVP_VERSION_PATCH = (int(x) for x in ZVP_VERSION_STRING.split("."))
 ZVP_VERSION_NUMBER = ZVP_VERSION_MAJOR * 10000 + ZVP_VERSION_MINOR * 100 + ZVP_VERSION_PATCH
 
 # ---- Status codes (status.h) ----------------------------------------------------------------
@@ -51,6 +70,7 @@ ZVP_POINT_NOT_COMPUTED = 0
 ZVP_POINT_OK = 1
 ZVP_POINT_UNSTABLE = 2
 ZVP_POINT_INVALID = 3
+ZVP_POINT_FAILED = 4  # in memory only (zvp_eval_points/_grid): any other model status
 
 # ---- Station kinds (queue.h) ----------------------------------------------------------------
 ZVP_STATION_QUEUE = 0
@@ -61,6 +81,17 @@ ZVP_MVA_SCHWEITZER = 1
 ZVP_MVA_BARD = 2
 ZVP_MAX_SERVERS = 10000000
 ZVP_MAX_CUSTOMERS = 100000000
+
+# ---- Batch kernels (queue.h, zvp_station_batch) ---------------------------------------------
+ZVP_BATCH_ERLANG_B = 0
+ZVP_BATCH_ERLANG_C = 1
+ZVP_BATCH_MMC = 2
+ZVP_BATCH_MMCK = 3
+ZVP_BATCH_MMINF = 4
+ZVP_BATCH_REPAIRMAN = 5
+ZVP_BATCH_USL = 6
+ZVP_BATCH_N_KERNELS = 7
+ZVP_BATCH_STATION_FIELDS = 8
 
 
 # ---- Structures -----------------------------------------------------------------------------
@@ -203,9 +234,14 @@ P_size = POINTER(c_size_t)
 P_char_p = POINTER(c_char_p)
 P_P_double = POINTER(P_double)
 P_file = c_void_p  # FILE *
+P_uint8 = POINTER(c_uint8)
 # 1-D float64 arrays checked before C runs: wrong dtype or layout raises TypeError.
 ND_DOUBLE = np.ctypeslib.ndpointer(np.float64, ndim=1, flags="C_CONTIGUOUS")
 ND_STATIONS = np.ctypeslib.ndpointer(STATION_DTYPE, ndim=1, flags="C_CONTIGUOUS")
+# Output-major result matrices [rows, points] and per-point status bytes written by C.
+ND_DOUBLE_2D = np.ctypeslib.ndpointer(np.float64, ndim=2, flags=("C_CONTIGUOUS", "WRITEABLE"))
+ND_UINT8 = np.ctypeslib.ndpointer(np.uint8, ndim=1, flags=("C_CONTIGUOUS", "WRITEABLE"))
+ND_SIZE = np.ctypeslib.ndpointer(np.uintp, ndim=1, flags="C_CONTIGUOUS")
 
 # ---- Prototypes: (name, restype, argtypes). One line per C function. -----------------------
 PROTOTYPES = [
@@ -331,6 +367,20 @@ QUEUE_PROTOTYPES = [
     ("zvp_usl_eval", c_int, [c_double, c_double, c_double, c_double, P_double, P_err]),
     ("zvp_usl_peak", c_int, [c_double, c_double, c_double, P_double, P_double, P_err]),
     ("zvp_usl_fit", c_int, [ND_DOUBLE, ND_DOUBLE, c_size_t, POINTER(zvp_usl_fit_result), P_err]),
+    # kernels over arrays: inputs [n_inputs] pointers to [n] doubles, outputs [n_outputs, n]
+    ("zvp_batch_shape", c_int, [c_int, P_size, P_size, P_err]),
+    ("zvp_station_batch", c_int,
+     [c_int, c_size_t, POINTER(P_double), ND_DOUBLE_2D, ND_UINT8, c_int, P_err]),
+]
+
+# Grid evaluation in memory (sweep.h). Outputs are output-major [n_outputs, n_points].
+GRID_PROTOTYPES = [
+    ("zvp_eval_points", c_int,
+     [P_model, ND_DOUBLE, c_size_t, c_size_t, ND_SIZE, ND_DOUBLE_2D, ND_DOUBLE_2D, ND_UINT8,
+      c_int, P_err]),
+    ("zvp_eval_grid", c_int,
+     [P_model, ND_DOUBLE, POINTER(zvp_axis), c_size_t, c_uint64, c_uint64, ND_DOUBLE_2D,
+      ND_UINT8, c_int, P_err]),
 ]
 
 # libc, for free() of malloc'ed results (zvp_axis_parse) and a FILE* for zvp_fit_result_print.
@@ -417,13 +467,9 @@ for _name, _res, _args in PROTOTYPES:
     globals()[_name] = _declare(lib, _name, _res, _args)
 for _name, _res, _args in QUEUE_PROTOTYPES:
     globals()[_name] = _declare(lib, _name, _res, _args)
-
-# A second function object for the same symbol, with raw addresses (int) for the parameter
-# and output vectors: the vectorised eval loop passes row addresses of preallocated numpy
-# matrices with no per-point ndpointer check. Same C function as zvp_model_eval.
-zvp_model_eval_raw = lib["zvp_model_eval"]
-zvp_model_eval_raw.restype = c_int
-zvp_model_eval_raw.argtypes = [P_model, c_void_p, c_void_p, P_err]
+for _name, _res, _args in GRID_PROTOTYPES:
+    globals()[_name] = _declare(lib, _name, _res, _args)
+del _name, _res, _args
 
 libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 for _name, _res, _args in LIBC_PROTOTYPES:

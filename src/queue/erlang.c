@@ -3,12 +3,12 @@
  *
  * Erlang B is computed by the forward recurrence B_0 = 1, B_j = a B_{j-1} / (j + a B_{j-1}),
  * whose every step is a convex combination in [0, 1]: it never overflows and never forms
- * a^c or c! (MODELS.md 1.2; Gross, Shortle, Thompson & Harris 2008, sec. 2.5).
+ * a^c or c! (models/README.md B1; Gross, Shortle, Thompson & Harris 2008, sec. 2.5).
  * Erlang C follows from B: C = c B / (c - a (1 - B)) (Gross et al. 2008, sec. 2.3).
  */
 #include <float.h>
 #include <math.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* Record ZVP_EINVAL unless value is finite and > 0. */
 static int check_positive(zvp_error *err, const char *what, double value)

@@ -1,50 +1,16 @@
 /*
- * src/queue/mva.c - exact single-class Mean Value Analysis (Reiser & Lavenberg 1980;
- * QSP ch. 6 for queueing and delay stations, ch. 8 for load-dependent ones; MODELS.md 4.1,
- * 4.3) with delay, single-server and m-server stations and `replicas` identical stations
- * per entry.
- *
- * For n = 1..N (Q_k(0) = 0, p_k(0|0) = 1):
- *   delay:   R_k(n) = D_k
- *   queue:   R_k(n) = D_k (1 + Q_k(n-1))
- *   m-server (rate min(j, m)/D_k with j present):
- *            R_k(n) = (D_k/m) [1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-1-j) p_k(j|n-1)]
- *   X(n) = n / (Z + sum_k replicas_k R_k(n)),   Q_k(n) = X(n) R_k(n)
- *   m-server marginals, j = 0..m-1 only (beyond m-1 the rate is constant and R needs
- *   nothing else): p_k(j|n) = X(n) D_k / j * p_k(j-1|n-1) for j = 1..m-1.
- *
- * p_k(0|n). The textbook closures p(0|n) = 1 - sum_{j>=1} p(j|n) and the utilization-law
- * form p(0|n) = 1 - U - sum_{j=1}^{m-1} (1 - j/m) p(j|n) (MODELS.md 4.3) are both
- * numerically UNSTABLE: an error in p(0|n) re-enters p(0|n+j) with gain
- * sum_j (1 - j/m) (X D)^j / j!, far above 1 once X D/m exceeds roughly 0.3. For m = 8,
- * D = 1, Z = 240 the clamped utilization-law recursion gives X(2000) = 7.49 against the
- * exact 7.98, and still fails with 60-digit arithmetic. We use instead the exact product
- * relation (Casale & Serazzi 2005 analyse the instability of the closures above)
- *     p_k(0|n) = G_{-k}(n)/G(n) = p_k(0|n-1) X(n) / X_{-k}(n),
- * where X_{-k} is the throughput of the network with one replica of entry k removed. Only
- * products of positive numbers are formed, so errors do not grow.
- *
- * X_{-k}(n) without recursion over subsets of stations: an m-server station of demand D
- * has the product-form factor f(j) = D^j / prod_{i<=j} min(i, m), whose generating
- * function is P(z) / (1 - a z) with a = D/m and P(z) = sum_{j=0}^{m-1} c_j z^j,
- * c_j = (D^j / j!) (1 - j/m) >= 0 (multiply F(z) by 1 - a z: all higher terms cancel).
- * So the complement network is H (every m-server station replaced by a single-server
- * queue of demand D/m: plain, stable MVA) convolved with one positive polynomial P per
- * m-server replica. Each convolution is applied in ratio form:
- *     gamma(n) = S'(n)/S(n) = sum_{j<m} c_j prod_{l<j} X_S(n-l),
- *     X_S'(n) = X_S(n) gamma(n-1) / gamma(n),
- * a sum of positive terms (kept with a binary exponent, since it can reach e^m).
- *
- * Special cases: an m-server station with m = 1 is a queueing station (same formula, same
- * bits); with m >= N it never queues and is exactly a delay station; with zero demand its
- * residence is 0. Cost O(N (M + 1) (K + sum_i replicas_i m_i)) for M m-server entries.
+ * src/queue/mva.c - exact single-class Mean Value Analysis with delay, single-server and
+ * m-server stations and `replicas` identical stations per entry (zvp_mva_exact). The
+ * recursion, the stable p(0|n) by complement networks and the cost are derived in
+ * src/queue/README.md, "Exact MVA" and "Multi-server stations".
  */
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* gamma is rescaled by 2^-GAMMA_SHIFT when a term grows past 2^GAMMA_SHIFT. */
 #define GAMMA_SHIFT 900
@@ -270,39 +236,33 @@ static double mva_work(const zvp_station *st, size_t K, unsigned long N)
     return (double)N * per_step;
 }
 
-int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
-                  unsigned long customers, zvp_mva_result *res, double *scratch, zvp_error *err)
+/* Step 1: the arguments. On success *total_demand = Z + sum_k replicas_k D_k. */
+static int check_inputs(const zvp_station *stations, size_t K, double think_s,
+                        unsigned long customers, double *total_demand, zvp_error *err)
 {
     int rc;
-    if (!res)
-        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
-    res->throughput_per_s = NAN;
-    res->response_s = NAN;
-    if (n_stations > 0 && !stations)
-        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)",
-                        n_stations);
+    if (K > 0 && !stations)
+        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", K);
     if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
         return rc;
     if (customers > ZVP_MAX_CUSTOMERS)
         return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [0, %lu]", customers,
                         ZVP_MAX_CUSTOMERS);
-    double total_demand = think_s;
-    for (size_t k = 0; k < n_stations; k++) {
+    double total = think_s;
+    for (size_t k = 0; k < K; k++) {
         if ((rc = check_station(&stations[k], k, err)))
             return rc;
-        total_demand += (double)stations[k].replicas * stations[k].demand_s;
+        total += (double)stations[k].replicas * stations[k].demand_s;
     }
-    if (!isfinite(total_demand))
+    if (!isfinite(total))
         return zvp_fail(err, ZVP_EINVAL,
                         "think_s + sum of replicas x demand_s = %.17g is out of range [0, %.17g]",
-                        total_demand, DBL_MAX);
-    if (customers > 0 && !(total_demand > 0.0))
+                        total, DBL_MAX);
+    if (customers > 0 && !(total > 0.0))
         return zvp_fail(err, ZVP_EINVAL,
                         "think_s + sum of replicas x demand_s = 0 with customers = %lu: the "
                         "cycle time must be in (0, %.17g] when customers > 0",
                         customers, DBL_MAX);
-
-    const size_t K = n_stations;
     const double work = mva_work(stations, K, customers);
     if (work > (double)ZVP_QUEUE_MAX_WORK) {
         double msum = 0.0;
@@ -318,78 +278,78 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
                         "Schweitzer/Bard)",
                         work, customers, K, msum, (double)ZVP_QUEUE_MAX_WORK);
     }
-    if (customers == 0) {
-        /* No customers: X = 0, nothing queued; residence times are the no-contention values
-         * R_k = D_k that a first customer would see. */
-        double r = 0.0;
-        for (size_t k = 0; k < K; k++)
-            r += (double)stations[k].replicas * stations[k].demand_s;
-        res->throughput_per_s = 0.0;
-        res->response_s = r;
-        for (size_t k = 0; k < K; k++) {
-            if (res->residence_s)
-                res->residence_s[k] = stations[k].demand_s;
-            if (res->queue_length)
-                res->queue_length[k] = 0.0;
-            if (res->utilization)
-                res->utilization[k] = 0.0;
-        }
-        return ZVP_SUCCESS;
-    }
+    *total_demand = total;
+    return ZVP_SUCCESS;
+}
 
-    mva_ctx c = {stations, K, think_s, customers, scratch ? 0 : customers};
-    double *own = NULL;
-    double *w = scratch;
-    if (!w) {
-        size_t need = scratch_layout_doubles(stations, K, customers);
-        if (need == 0)
-            need = 1;
-        if (need == SIZE_MAX || need > SIZE_MAX / sizeof(double) ||
-            !(own = malloc(need * sizeof(double))))
-            return zvp_fail(err, ZVP_ENOMEM,
-                            "mva scratch of %zu doubles could not be allocated", need);
-        w = own;
-    }
-    /* Layout: q[K], r[K], a block of 2 m doubles per layout-tracked entry (mantissas and
-     * binary exponents of p(0..m-1)), then one complement workspace per such entry. */
-    double *q = w, *r = w + K;
-    double *pblock_base = w + 2 * K;
-    double *comp_base = pblock_base;
+/* No customers: X = 0, nothing queued; residence times are the no-contention values R_k = D_k
+ * that a first customer would see. */
+static void solve_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
+{
+    double r = 0.0;
     for (size_t k = 0; k < K; k++)
-        if (is_tracked(&stations[k], c.layout))
-            comp_base += 2 * (size_t)stations[k].servers;
-
-    {
-        double *p = pblock_base, *cw = comp_base;
-        for (size_t k = 0; k < K; k++) {
-            q[k] = 0.0;
-            r[k] = 0.0;
-            if (!is_tracked(&stations[k], c.layout))
-                continue;
-            size_t m = (size_t)stations[k].servers;
-            if (is_tracked(&stations[k], customers)) {
-                p[0] = 1.0;
-                for (size_t j = 1; j < 2 * m; j++)
-                    p[j] = 0.0;
-                complement_init(&c, k, cw);
-            }
-            p += 2 * m;
-            cw += complement_doubles(stations, K, k, c.layout);
-        }
+        r += (double)stations[k].replicas * stations[k].demand_s;
+    res->throughput_per_s = 0.0;
+    res->response_s = r;
+    for (size_t k = 0; k < K; k++) {
+        if (res->residence_s)
+            res->residence_s[k] = stations[k].demand_s;
+        if (res->queue_length)
+            res->queue_length[k] = 0.0;
+        if (res->utilization)
+            res->utilization[k] = 0.0;
     }
+}
 
-    double x = 0.0;
-    int any_tracked = 0;
+/* The workspace of one solve. Layout: q[K], r[K], a block of 2 m doubles per layout-tracked
+ * entry (mantissas and binary exponents of p(0..m-1)), then one complement workspace per
+ * such entry. */
+typedef struct {
+    double *q, *r;
+    double *pblock; /* first marginal block */
+    double *comp;   /* first complement workspace */
+} mva_work_area;
+
+/* Step 2: lay out the workspace w and set the state n = 0. */
+static void workspace_init(const mva_ctx *c, double *w, mva_work_area *a)
+{
+    const zvp_station *stations = c->st;
+    const size_t K = c->K;
+    a->q = w;
+    a->r = w + K;
+    a->pblock = w + 2 * K;
+    a->comp = a->pblock;
     for (size_t k = 0; k < K; k++)
-        any_tracked |= is_tracked(&stations[k], customers);
-    /* Fast path without m-server recursions. For a queueing station
-     *     R_k(n) = D_k (1 + Q_k(n-1)) = D_k (1 + X(n-1) R_k(n-1)),
-     * so the cycle time is  Z + sum_k rep_k D_k + X(n-1) B(n-1)  with
-     * B(n-1) = sum_queue rep_k D_k R_k(n-1) (delay stations: R_k = D_k). The chain from
-     * X(n-1) to X(n) is one multiply, one add and one division; R(n) and B(n) are
-     * computed beside it (four partial sums, combined in a fixed order). This is the
-     * textbook recursion rearranged, not an approximation. While it runs, q[k] holds the
-     * weight rep_k D_k of a queueing station and -1 for a delay station. */
+        if (is_tracked(&stations[k], c->layout))
+            a->comp += 2 * (size_t)stations[k].servers;
+
+    double *p = a->pblock, *cw = a->comp;
+    for (size_t k = 0; k < K; k++) {
+        a->q[k] = 0.0;
+        a->r[k] = 0.0;
+        if (!is_tracked(&stations[k], c->layout))
+            continue;
+        size_t m = (size_t)stations[k].servers;
+        if (is_tracked(&stations[k], c->customers)) {
+            p[0] = 1.0;
+            for (size_t j = 1; j < 2 * m; j++)
+                p[j] = 0.0;
+            complement_init(c, k, cw);
+        }
+        p += 2 * m;
+        cw += complement_doubles(stations, K, k, c->layout);
+    }
+}
+
+/* Step 3a: the recursion without m-server stations; returns X(N), leaves R(N) in r and Q(N)
+ * in q. For a queueing station
+ *     R_k(n) = D_k (1 + Q_k(n-1)) = D_k (1 + X(n-1) R_k(n-1)),
+ * so the cycle time is  Z + sum_k rep_k D_k + X(n-1) B(n-1)  with
+ * B(n-1) = sum_queue rep_k D_k R_k(n-1) (delay stations: R_k = D_k). The chain from X(n-1) to
+ * X(n) is one multiply, one add and one division; R(n) and B(n) are computed beside it (four
+ * partial sums, combined in a fixed order). This is the textbook recursion rearranged, not an
+ * approximation. While it runs, q[k] holds the weight rep_k D_k of a queueing station and -1
+ * for a delay station. */
 #define ZVP_MVA_STEP(k, acc)                                                                \
     do {                                                                                   \
         if (q[k] >= 0.0) {                                                                 \
@@ -397,95 +357,126 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
             acc += q[k] * r[k];                                                            \
         }                                                                                  \
     } while (0)
-    if (!any_tracked) {
-        double a = think_s, b = 0.0, xprev = 0.0;
-        for (size_t k = 0; k < K; k++) {
-            const zvp_station *st = &stations[k];
-            const int queueing = st->kind == ZVP_STATION_QUEUE ||
-                                 (st->kind == ZVP_STATION_MULTI && st->servers == 1);
-            a += (double)st->replicas * st->demand_s;
-            q[k] = queueing ? (double)st->replicas * st->demand_s : -1.0;
-            r[k] = st->demand_s;
-        }
-        for (unsigned long n = 1; n <= customers; n++) {
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-            size_t k = 0;
-            x = (double)n / (a + xprev * b);
-            for (; k + 4 <= K; k += 4) { /* R(n), B(n) from X(n-1) = xprev */
-                ZVP_MVA_STEP(k, s0);
-                ZVP_MVA_STEP(k + 1, s1);
-                ZVP_MVA_STEP(k + 2, s2);
-                ZVP_MVA_STEP(k + 3, s3);
-            }
-            for (; k < K; k++)
-                ZVP_MVA_STEP(k, s0);
-            b = (s0 + s1) + (s2 + s3);
-            xprev = x;
-        }
-        /* x = X(N), r = R(N): Q_k(N) = X(N) R_k(N) */
-        for (size_t k = 0; k < K; k++)
-            q[k] = x * r[k];
+static double solve_plain(const mva_ctx *c, double *q, double *r)
+{
+    const zvp_station *stations = c->st;
+    const size_t K = c->K;
+    double x = 0.0, a = c->think_s, b = 0.0, xprev = 0.0;
+    for (size_t k = 0; k < K; k++) {
+        const zvp_station *st = &stations[k];
+        const int queueing = st->kind == ZVP_STATION_QUEUE ||
+                             (st->kind == ZVP_STATION_MULTI && st->servers == 1);
+        a += (double)st->replicas * st->demand_s;
+        q[k] = queueing ? (double)st->replicas * st->demand_s : -1.0;
+        r[k] = st->demand_s;
     }
+    for (unsigned long n = 1; n <= c->customers; n++) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        size_t k = 0;
+        x = (double)n / (a + xprev * b);
+        for (; k + 4 <= K; k += 4) { /* R(n), B(n) from X(n-1) = xprev */
+            ZVP_MVA_STEP(k, s0);
+            ZVP_MVA_STEP(k + 1, s1);
+            ZVP_MVA_STEP(k + 2, s2);
+            ZVP_MVA_STEP(k + 3, s3);
+        }
+        for (; k < K; k++)
+            ZVP_MVA_STEP(k, s0);
+        b = (s0 + s1) + (s2 + s3);
+        xprev = x;
+    }
+    /* x = X(N), r = R(N): Q_k(N) = X(N) R_k(N) */
+    for (size_t k = 0; k < K; k++)
+        q[k] = x * r[k];
+    return x;
+}
 #undef ZVP_MVA_STEP
-    for (unsigned long n = 1; any_tracked && n <= customers; n++) {
-        double cycle = think_s;
-        double *p = pblock_base;
-        for (size_t k = 0; k < K; k++) {
-            const zvp_station *st = &stations[k];
-            double rk;
-            if (is_tracked(st, customers)) {
-                const size_t m = (size_t)st->servers;
-                double extra = 0.0; /* sum_{j=0}^{m-2} (m-1-j) p(j|n-1) */
-                for (size_t j = 0; j + 1 < m; j++)
-                    extra += (double)(m - 1 - j) * pair_value(p[j], p[m + j]);
-                rk = (st->demand_s / (double)m) * (1.0 + q[k] + extra);
-            } else {
-                rk = simple_residence(st, q[k]);
-            }
-            r[k] = rk;
-            cycle += (double)st->replicas * rk;
-            if (is_tracked(st, c.layout))
-                p += 2 * (size_t)st->servers;
-        }
-        x = (double)n / cycle;
-        p = pblock_base;
-        double *cw = comp_base;
-        for (size_t k = 0; k < K; k++) {
-            const zvp_station *st = &stations[k];
-            q[k] = x * r[k];
-            if (!is_tracked(st, c.layout))
-                continue;
-            const size_t m = (size_t)st->servers;
-            if (is_tracked(st, customers)) {
-                const double x_without = complement_step(&c, k, cw, n);
-                const double xd = x * st->demand_s;
-                double *pe = p + m;
-                for (size_t j = m - 1; j >= 1; j--) {
-                    p[j] = xd / (double)j * p[j - 1];
-                    pe[j] = pe[j - 1];
-                    pair_renorm(&p[j], &pe[j]);
-                }
-                p[0] *= x / x_without; /* G_{-k}(n)/G(n); 0 when x_without = +inf */
-                pair_renorm(&p[0], &pe[0]);
-            }
-            p += 2 * m;
-            cw += complement_doubles(stations, K, k, c.layout);
-        }
-    }
 
-    /* Plain marginals into the first m doubles of each block (documented for callers). */
-    {
-        double *p = pblock_base;
-        for (size_t k = 0; k < K; k++) {
-            if (!is_tracked(&stations[k], c.layout))
-                continue;
-            size_t m = (size_t)stations[k].servers;
-            if (is_tracked(&stations[k], customers))
-                for (size_t j = 0; j < m; j++)
-                    p[j] = pair_value(p[j], p[m + j]);
-            p += 2 * m;
+/* Step 3b, first half of one step n: residence times R_k(n) from Q(n-1) and the marginals
+ * p(j|n-1); returns the cycle time Z + sum_k replicas_k R_k(n). */
+static double tracked_residences(const mva_ctx *c, const mva_work_area *a)
+{
+    const zvp_station *stations = c->st;
+    double cycle = c->think_s;
+    double *p = a->pblock;
+    for (size_t k = 0; k < c->K; k++) {
+        const zvp_station *st = &stations[k];
+        double rk;
+        if (is_tracked(st, c->customers)) {
+            const size_t m = (size_t)st->servers;
+            double extra = 0.0; /* sum_{j=0}^{m-2} (m-1-j) p(j|n-1) */
+            for (size_t j = 0; j + 1 < m; j++)
+                extra += (double)(m - 1 - j) * pair_value(p[j], p[m + j]);
+            rk = (st->demand_s / (double)m) * (1.0 + a->q[k] + extra);
+        } else {
+            rk = simple_residence(st, a->q[k]);
         }
+        a->r[k] = rk;
+        cycle += (double)st->replicas * rk;
+        if (is_tracked(st, c->layout))
+            p += 2 * (size_t)st->servers;
     }
+    return cycle;
+}
+
+/* Step 3b, second half: Q(n) = X(n) R(n), and the marginals p(j|n) of every tracked entry
+ * (p(0|n) by the complement-network ratio). */
+static void tracked_update(const mva_ctx *c, const mva_work_area *a, double x, unsigned long n)
+{
+    const zvp_station *stations = c->st;
+    double *p = a->pblock, *cw = a->comp;
+    for (size_t k = 0; k < c->K; k++) {
+        const zvp_station *st = &stations[k];
+        a->q[k] = x * a->r[k];
+        if (!is_tracked(st, c->layout))
+            continue;
+        const size_t m = (size_t)st->servers;
+        if (is_tracked(st, c->customers)) {
+            const double x_without = complement_step(c, k, cw, n);
+            const double xd = x * st->demand_s;
+            double *pe = p + m;
+            for (size_t j = m - 1; j >= 1; j--) {
+                p[j] = xd / (double)j * p[j - 1];
+                pe[j] = pe[j - 1];
+                pair_renorm(&p[j], &pe[j]);
+            }
+            p[0] *= x / x_without; /* G_{-k}(n)/G(n); 0 when x_without = +inf */
+            pair_renorm(&p[0], &pe[0]);
+        }
+        p += 2 * m;
+        cw += complement_doubles(stations, c->K, k, c->layout);
+    }
+}
+
+/* Step 3b: the recursion with m-server stations; returns X(N). Afterwards the first m doubles
+ * of each marginal block hold the plain p(0..m-1 | N) (documented for callers). */
+static double solve_tracked(const mva_ctx *c, const mva_work_area *a)
+{
+    double x = 0.0;
+    for (unsigned long n = 1; n <= c->customers; n++) {
+        x = (double)n / tracked_residences(c, a);
+        tracked_update(c, a, x, n);
+    }
+    double *p = a->pblock;
+    for (size_t k = 0; k < c->K; k++) {
+        if (!is_tracked(&c->st[k], c->layout))
+            continue;
+        size_t m = (size_t)c->st[k].servers;
+        if (is_tracked(&c->st[k], c->customers))
+            for (size_t j = 0; j < m; j++)
+                p[j] = pair_value(p[j], p[m + j]);
+        p += 2 * m;
+    }
+    return x;
+}
+
+/* Step 4: the result record, then the asymptotic bounds X <= N/(Z + sum D) and X <= m_k/D_k
+ * (QSP sec. 5.2): a result that breaks them is a bug, never output. */
+static int finish(const mva_ctx *c, const double *q, const double *r, double x,
+                  double total_demand, zvp_mva_result *res, zvp_error *err)
+{
+    const zvp_station *stations = c->st;
+    const size_t K = c->K;
     double resp = 0.0;
     for (size_t k = 0; k < K; k++)
         resp += (double)stations[k].replicas * r[k];
@@ -501,9 +492,6 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
         if (res->utilization)
             res->utilization[k] = x * st->demand_s / servers;
     }
-    free(own);
-    /* Every solved network is checked against the asymptotic bounds X <= N/(Z + sum D) and
-     * X <= m_k/D_k (QSP sec. 5.2): a result that breaks them is a bug, never output. */
     for (size_t k = 0; k < K; k++) {
         const zvp_station *st = &stations[k];
         if (st->kind == ZVP_STATION_DELAY)
@@ -517,11 +505,53 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
                             k, x * st->demand_s / m);
         }
     }
-    if (x > (1.0 + 1e-9) * (double)customers / total_demand) {
+    if (x > (1.0 + 1e-9) * (double)c->customers / total_demand) {
         res->throughput_per_s = res->response_s = NAN;
         return zvp_fail(err, ZVP_EUNSTABLE,
                         "internal check failed: X = %.17g breaks the bound N/(Z + sum D) = %.17g "
-                        "(a solver bug; please report)", x, (double)customers / total_demand);
+                        "(a solver bug; please report)",
+                        x, (double)c->customers / total_demand);
     }
     return ZVP_SUCCESS;
+}
+
+int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
+                  unsigned long customers, zvp_mva_result *res, double *scratch, zvp_error *err)
+{
+    double total_demand = 0.0;
+    if (!res)
+        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
+    res->throughput_per_s = NAN;
+    res->response_s = NAN;
+    int rc = check_inputs(stations, n_stations, think_s, customers, &total_demand, err);
+    if (rc != ZVP_SUCCESS)
+        return rc;
+    if (customers == 0) {
+        solve_empty(stations, n_stations, res);
+        return ZVP_SUCCESS;
+    }
+
+    const size_t K = n_stations;
+    mva_ctx c = {stations, K, think_s, customers, scratch ? 0 : customers};
+    double *own = NULL;
+    double *w = scratch;
+    if (!w) {
+        size_t need = scratch_layout_doubles(stations, K, customers);
+        if (need == 0)
+            need = 1;
+        if (need == SIZE_MAX || need > SIZE_MAX / sizeof(double) ||
+            !(own = malloc(need * sizeof(double))))
+            return zvp_fail(err, ZVP_ENOMEM,
+                            "mva scratch of %zu doubles could not be allocated", need);
+        w = own;
+    }
+    mva_work_area a;
+    workspace_init(&c, w, &a);
+    int any_tracked = 0;
+    for (size_t k = 0; k < K; k++)
+        any_tracked |= is_tracked(&stations[k], customers);
+    const double x = any_tracked ? solve_tracked(&c, &a) : solve_plain(&c, a.q, a.r);
+    rc = finish(&c, a.q, a.r, x, total_demand, res, err);
+    free(own);
+    return rc;
 }

@@ -115,15 +115,11 @@ static void build_g(const zvp_station *st, size_t K, double think_total, unsigne
     }
 }
 
-int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *const *alpha,
-               double think_s, unsigned long customers, zvp_mva_result *res, zvp_error *err)
+/* The arguments; on success *think_total = Z + the demand of the entries treated as delays. */
+static int ld_check_inputs(const zvp_station *stations, size_t K, const double *const *alpha,
+                           double think_s, unsigned long N, double *think_total, zvp_error *err)
 {
     int rc;
-    if (!res)
-        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
-    res->throughput_per_s = res->response_s = NAN;
-    const size_t K = n_stations;
-    const unsigned long N = customers;
     if (K > 0 && !stations)
         return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", K);
     if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
@@ -131,7 +127,7 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
     if (N > ZVP_MVA_LD_MAX_CUSTOMERS)
         return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [0, %lu]", N,
                         ZVP_MVA_LD_MAX_CUSTOMERS);
-    double total = think_s, think_total = think_s;
+    double total = think_s, tt = think_s;
     for (size_t k = 0; k < K; k++) {
         const zvp_station *st = &stations[k];
         if ((rc = zvp_qnet_check_station(st, k, 15u, "zvp_mva_ld", err)))
@@ -152,107 +148,176 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
         }
         total += (double)st->replicas * st->demand_s;
         if (treat(st, N) == 1)
-            think_total += (double)st->replicas * st->demand_s;
+            tt += (double)st->replicas * st->demand_s;
     }
-    if (!isfinite(total) || !isfinite(think_total))
+    if (!isfinite(total) || !isfinite(tt))
         return zvp_fail(err, ZVP_EINVAL, "think_s + sum of replicas x demand_s = %.17g is out of "
                         "range [0, %.17g]", total, DBL_MAX);
     if (N > 0 && !(total > 0.0))
         return zvp_fail(err, ZVP_EINVAL,
                         "think_s + sum of replicas x demand_s = 0 with customers = %lu: the "
                         "cycle time must be in (0, %.17g] when customers > 0", N, DBL_MAX);
-    if (N == 0) {
-        double r = 0.0;
-        for (size_t k = 0; k < K; k++) {
-            r += (double)stations[k].replicas * stations[k].demand_s;
-            if (res->residence_s)
-                res->residence_s[k] = stations[k].demand_s;
-            if (res->queue_length)
-                res->queue_length[k] = 0.0;
-            if (res->utilization)
-                res->utilization[k] = 0.0;
-        }
-        res->throughput_per_s = 0.0;
-        res->response_s = r;
-        return ZVP_SUCCESS;
+    *think_total = tt;
+    return ZVP_SUCCESS;
+}
+
+/* No customers: X = 0 and the no-contention residence times. */
+static void ld_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
+{
+    double r = 0.0;
+    for (size_t k = 0; k < K; k++) {
+        r += (double)stations[k].replicas * stations[k].demand_s;
+        if (res->residence_s)
+            res->residence_s[k] = stations[k].demand_s;
+        if (res->queue_length)
+            res->queue_length[k] = 0.0;
+        if (res->utilization)
+            res->utilization[k] = 0.0;
     }
-    size_t general = 0;
+    res->throughput_per_s = 0.0;
+    res->response_s = r;
+}
+
+/* The work limit; *general = number of entries needing their own normalising constant. */
+static int ld_check_work(const zvp_station *stations, size_t K, unsigned long N, size_t *general,
+                         zvp_error *err)
+{
+    size_t gen = 0;
     double units_q = 0.0, units_g = 0.0; /* queue and general replica units */
     for (size_t k = 0; k < K; k++) {
         int t = treat(&stations[k], N);
         if (t == 3) {
-            general++;
+            gen++;
             units_g += (double)stations[k].replicas;
         } else if (t == 2) {
             units_q += (double)stations[k].replicas;
         }
     }
-    {
-        const double nd = (double)N;
-        const double work = ((double)general + 1.0) * (nd * units_q + nd * nd * units_g) +
-                            nd * (double)K;
-        if (work > (double)ZVP_QUEUE_MAX_WORK)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "zvp_mva_ld: estimated work %.3g ((%zu general entries + 1) x "
-                            "(customers %lu x %.0f queue units + customers^2 x %.0f general "
-                            "units)) exceeds the limit ZVP_QUEUE_MAX_WORK = %.3g: use fewer "
-                            "customers, or zvp_mva_exact for m-server stations (O(N m)), or "
-                            "zvp_mva_approx (an m-server station with m >= customers is a delay "
-                            "station exactly and costs O(1))",
-                            work, general, N, units_q, units_g, (double)ZVP_QUEUE_MAX_WORK);
-    }
+    const double nd = (double)N;
+    const double work = ((double)gen + 1.0) * (nd * units_q + nd * nd * units_g) + nd * (double)K;
+    if (work > (double)ZVP_QUEUE_MAX_WORK)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "zvp_mva_ld: estimated work %.3g ((%zu general entries + 1) x "
+                        "(customers %lu x %.0f queue units + customers^2 x %.0f general "
+                        "units)) exceeds the limit ZVP_QUEUE_MAX_WORK = %.3g: use fewer "
+                        "customers, or zvp_mva_exact for m-server stations (O(N m)), or "
+                        "zvp_mva_approx (an m-server station with m >= customers is a delay "
+                        "station exactly and costs O(1))",
+                        work, gen, N, units_q, units_g, (double)ZVP_QUEUE_MAX_WORK);
+    *general = gen;
+    return ZVP_SUCCESS;
+}
+
+/* Buffers of one solve. */
+typedef struct {
+    double *fac, *g, *gk, *tmp, *q, *u;
+} ld_bufs;
+
+/* Queue length and utilization of entry k at population N from the normalising constants
+ * g (all entries) and, for a general entry, gk (entry k removed, built here). */
+static void ld_station(const zvp_station *stations, size_t K, size_t k, double think_total,
+                       unsigned long N, double x, const ld_bufs *b, double *qk, double *uk)
+{
+    const zvp_station *st = &stations[k];
     const size_t len = (size_t)N + 1;
-    double *fac = general ? malloc(K * len * sizeof(double)) : NULL;
-    double *g = malloc(len * sizeof(double));
-    double *gk = malloc(len * sizeof(double));
-    double *tmp = malloc(len * sizeof(double));
-    double *q = malloc((K + 1) * sizeof(double));
-    double *u = malloc((K + 1) * sizeof(double));
-    if ((general && !fac) || !g || !gk || !tmp || !q || !u) {
+    const double gN = b->g[N];
+    switch (treat(st, N)) {
+    case 0: *qk = 0.0; *uk = 0.0; break;
+    case 1:
+        *qk = x * st->demand_s;
+        *uk = st->kind == ZVP_STATION_MULTI ? *qk / (double)st->servers : *qk;
+        break;
+    case 2: {
+        const double ld = log(st->demand_s);
+        double s = 0.0;
+        for (unsigned long j = 1; j <= N; j++)
+            s += exp((double)j * ld + b->g[N - j] - gN);
+        *qk = s;
+        *uk = x * st->demand_s;
+        break;
+    }
+    default: {
+        build_g(stations, K, think_total, N, b->fac, k, b->gk, b->tmp);
+        const double *f = b->fac + k * len;
+        double s = 0.0, p0 = exp(f[0] + b->gk[N] - gN);
+        for (unsigned long j = 1; j <= N; j++)
+            s += (double)j * exp(f[j] + b->gk[N - j] - gN);
+        *qk = s;
+        *uk = st->kind == ZVP_STATION_MULTI ? x * st->demand_s / (double)st->servers : 1.0 - p0;
+        if (*uk < 0.0)
+            *uk = 0.0;
+    }
+    }
+}
+
+/* The asymptotic bounds on the solution (a bug if broken). */
+static int ld_bounds(const zvp_station *stations, size_t K, double think_s, unsigned long N,
+                     double x, const ld_bufs *b, zvp_error *err)
+{
+    const size_t len = (size_t)N + 1;
+    double *dk = b->tmp; /* reuse: demands as an array (len >= 1; K may exceed len) */
+    double *own = NULL;
+    if (K > len) {
+        own = malloc(K * sizeof(double));
+        if (!own)
+            return zvp_fail(err, ZVP_ENOMEM, "zvp_mva_ld: out of memory");
+        dk = own;
+    }
+    for (size_t k = 0; k < K; k++) {
+        dk[k] = stations[k].demand_s;
+        /* LD utilization is a busy probability; the bound applies to MULTI/QUEUE only */
+        if (stations[k].kind == ZVP_STATION_DELAY || stations[k].kind == ZVP_STATION_LD)
+            b->u[k] = 0.0;
+    }
+    int rc = zvp_qnet_check_bounds(stations, K, dk, think_s, (double)N, x, b->u, 0, err);
+    free(own);
+    return rc;
+}
+
+int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *const *alpha,
+               double think_s, unsigned long customers, zvp_mva_result *res, zvp_error *err)
+{
+    if (!res)
+        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
+    res->throughput_per_s = res->response_s = NAN;
+    const size_t K = n_stations;
+    const unsigned long N = customers;
+    double think_total = think_s;
+    size_t general = 0;
+    int rc = ld_check_inputs(stations, K, alpha, think_s, N, &think_total, err);
+    if (rc != ZVP_SUCCESS)
+        return rc;
+    if (N == 0) {
+        ld_empty(stations, K, res);
+        return ZVP_SUCCESS;
+    }
+    if ((rc = ld_check_work(stations, K, N, &general, err)) != ZVP_SUCCESS)
+        return rc;
+    const size_t len = (size_t)N + 1;
+    ld_bufs b;
+    b.fac = general ? malloc(K * len * sizeof(double)) : NULL;
+    b.g = malloc(len * sizeof(double));
+    b.gk = malloc(len * sizeof(double));
+    b.tmp = malloc(len * sizeof(double));
+    b.q = malloc((K + 1) * sizeof(double));
+    b.u = malloc((K + 1) * sizeof(double));
+    if ((general && !b.fac) || !b.g || !b.gk || !b.tmp || !b.q || !b.u) {
         rc = zvp_fail(err, ZVP_ENOMEM, "zvp_mva_ld: %zu doubles could not be allocated",
                       (K + 3) * len);
         goto out;
     }
     for (size_t k = 0; k < K; k++)
         if (treat(&stations[k], N) == 3)
-            log_factors(&stations[k], alpha ? alpha[k] : NULL, N, fac + k * len);
-    build_g(stations, K, think_total, N, fac, K, g, tmp);
-    const double gN = g[N];
-    const double x = exp(g[N - 1] - gN);
+            log_factors(&stations[k], alpha ? alpha[k] : NULL, N, b.fac + k * len);
+    build_g(stations, K, think_total, N, b.fac, K, b.g, b.tmp);
+    const double x = exp(b.g[N - 1] - b.g[N]);
     double resp = 0.0;
     for (size_t k = 0; k < K; k++) {
         const zvp_station *st = &stations[k];
         double qk, uk;
-        switch (treat(st, N)) {
-        case 0: qk = 0.0; uk = 0.0; break;
-        case 1:
-            qk = x * st->demand_s;
-            uk = st->kind == ZVP_STATION_MULTI ? qk / (double)st->servers : qk;
-            break;
-        case 2: {
-            const double ld = log(st->demand_s);
-            double s = 0.0;
-            for (unsigned long j = 1; j <= N; j++)
-                s += exp((double)j * ld + g[N - j] - gN);
-            qk = s;
-            uk = x * st->demand_s;
-            break;
-        }
-        default: {
-            build_g(stations, K, think_total, N, fac, k, gk, tmp);
-            const double *f = fac + k * len;
-            double s = 0.0, p0 = exp(f[0] + gk[N] - gN);
-            for (unsigned long j = 1; j <= N; j++)
-                s += (double)j * exp(f[j] + gk[N - j] - gN);
-            qk = s;
-            uk = st->kind == ZVP_STATION_MULTI ? x * st->demand_s / (double)st->servers
-                                               : 1.0 - p0;
-            if (uk < 0.0)
-                uk = 0.0;
-        }
-        }
-        q[k] = qk;
-        u[k] = uk;
+        ld_station(stations, K, k, think_total, N, x, &b, &qk, &uk);
+        b.q[k] = qk;
+        b.u[k] = uk;
         double rk = treat(st, N) == 0 ? 0.0 : qk / x;
         if (treat(st, N) == 1)
             rk = st->demand_s;
@@ -266,32 +331,13 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
     }
     res->throughput_per_s = x;
     res->response_s = resp;
-    {
-        double *dk = tmp; /* reuse: demands as an array (len >= 1; K may exceed len) */
-        double *own = NULL;
-        if (K > len) {
-            own = malloc(K * sizeof(double));
-            if (!own) {
-                rc = zvp_fail(err, ZVP_ENOMEM, "zvp_mva_ld: out of memory");
-                goto out;
-            }
-            dk = own;
-        }
-        for (size_t k = 0; k < K; k++) {
-            dk[k] = stations[k].demand_s;
-            /* LD utilization is a busy probability; the bound applies to MULTI/QUEUE only */
-            if (stations[k].kind == ZVP_STATION_DELAY || stations[k].kind == ZVP_STATION_LD)
-                u[k] = 0.0;
-        }
-        rc = zvp_qnet_check_bounds(stations, K, dk, think_s, (double)N, x, u, 0, err);
-        free(own);
-    }
+    rc = ld_bounds(stations, K, think_s, N, x, &b, err);
 out:
-    free(fac);
-    free(g);
-    free(gk);
-    free(tmp);
-    free(q);
-    free(u);
+    free(b.fac);
+    free(b.g);
+    free(b.gk);
+    free(b.tmp);
+    free(b.q);
+    free(b.u);
     return rc;
 }

@@ -245,17 +245,11 @@ out:
     return rc;
 }
 
-int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double *demands_s,
-                   const double *think_s, const unsigned long *customers, size_t n_classes,
-                   const zvp_mva_approx_options *options, zvp_mva_multi_result *res,
-                   zvp_mva_approx_info *info, zvp_error *err)
+/* The iteration limits: method, max_iterations (capped by ZVP_QUEUE_MAX_WORK) and tolerance. */
+static int approx_options(const zvp_mva_approx_options *options, size_t C, size_t K,
+                          int *method_out, unsigned long *max_it_out, double *tol_out,
+                          zvp_error *err)
 {
-    int rc;
-    unsigned long total_n = 0;
-    const size_t K = n_stations, C = n_classes;
-    if ((rc = check_common(stations, K, demands_s, think_s, customers, C, res, "zvp_mva_approx",
-                           &total_n, err)))
-        return rc;
     int method = options ? options->method : ZVP_MVA_SCHWEITZER;
     const double per_iteration = (double)C * ((double)K + 1.0);
     unsigned long max_it = options && options->max_iterations ? options->max_iterations : 100000;
@@ -283,104 +277,157 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
                         (int)method);
     if (!(tol > 0.0) || !isfinite(tol) || tol >= 1.0)
         return zvp_fail(err, ZVP_EINVAL, "options->tolerance = %.17g is out of range (0, 1)", tol);
+    *method_out = method;
+    *max_it_out = max_it;
+    *tol_out = tol;
+    return ZVP_SUCCESS;
+}
+
+/* One approximate-MVA problem and its iterates q[C*K], qs[K], r[C*K], x[C]. */
+typedef struct {
+    const zvp_station *st;
+    const double *d, *z;
+    const unsigned long *n;
+    size_t K, C;
+    unsigned long total_n;
+    int method;
+    double *q, *qs, *r, *x;
+} approx_state;
+
+/* Start: each class spread evenly over its non-delay entries with positive demand. */
+static void approx_start(const approx_state *a)
+{
+    const size_t K = a->K;
+    for (size_t c = 0; c < a->C; c++) {
+        size_t cnt = 0;
+        for (size_t k = 0; k < K; k++)
+            if (effective_kind(&a->st[k], a->total_n) != 1 && a->d[c * K + k] > 0.0)
+                cnt += a->st[k].replicas;
+        for (size_t k = 0; k < K; k++)
+            if (cnt && effective_kind(&a->st[k], a->total_n) != 1 && a->d[c * K + k] > 0.0)
+                a->q[c * K + k] = (double)a->n[c] / (double)cnt;
+    }
+}
+
+/* One fixed-point iteration Q -> R -> X -> Q; returns the largest change of a queue length
+ * relative to its class population. */
+static double approx_iterate(const approx_state *a)
+{
+    const size_t K = a->K, C = a->C;
+    double *q = a->q, *r = a->r, *x = a->x;
+    for (size_t k = 0; k < K; k++) {
+        double s = 0.0;
+        for (size_t c = 0; c < C; c++)
+            s += q[c * K + k];
+        a->qs[k] = s;
+    }
+    for (size_t c = 0; c < C; c++) {
+        const double nc = (double)a->n[c];
+        const double *dc = a->d + c * K;
+        double cycle = a->z[c];
+        for (size_t k = 0; k < K; k++) {
+            double seen = a->qs[k];
+            if (a->method == ZVP_MVA_SCHWEITZER && a->n[c] > 0)
+                seen -= q[c * K + k] / nc;
+            if (seen < 0.0)
+                seen = 0.0;
+            double rk;
+            switch (effective_kind(&a->st[k], a->total_n)) {
+            case 0: rk = dc[k] * (1.0 + seen); break;
+            case 1: rk = dc[k]; break;
+            default: {
+                double m = (double)a->st[k].servers;
+                rk = dc[k] / m * (1.0 + seen) + dc[k] * (m - 1.0) / m;
+            }
+            }
+            r[c * K + k] = rk;
+            cycle += (double)a->st[k].replicas * rk;
+        }
+        x[c] = a->n[c] > 0 ? nc / cycle : 0.0;
+    }
+    double change = 0.0;
+    for (size_t c = 0; c < C; c++) {
+        double scale = a->n[c] > 0 ? (double)a->n[c] : 1.0;
+        for (size_t k = 0; k < K; k++) {
+            /* Seidmann: only the single-server part (demand D/m) queues; its delay part
+             * D (m-1)/m holds customers that no arrival waits behind. */
+            double rq = r[c * K + k];
+            if (effective_kind(&a->st[k], a->total_n) == 2) {
+                double m = (double)a->st[k].servers;
+                rq -= a->d[c * K + k] * (m - 1.0) / m;
+            }
+            double qn = x[c] * rq;
+            double dlt = fabs(qn - q[c * K + k]) / scale;
+            if (dlt > change)
+                change = dlt;
+            q[c * K + k] = qn;
+        }
+    }
+    return change;
+}
+
+/* Throughputs, responses, residences and queue lengths into res. An empty class's residence
+ * is what an arrival would see (the others' queues). */
+static void approx_output(const approx_state *a, zvp_mva_multi_result *res)
+{
+    const size_t K = a->K;
+    for (size_t c = 0; c < a->C; c++) {
+        double rsum = 0.0;
+        for (size_t k = 0; k < K; k++)
+            rsum += (double)a->st[k].replicas * a->r[c * K + k];
+        if (res->throughput_per_s)
+            res->throughput_per_s[c] = a->x[c];
+        if (res->response_s)
+            res->response_s[c] = rsum;
+        for (size_t k = 0; k < K; k++) {
+            if (res->residence_s)
+                res->residence_s[c * K + k] = a->r[c * K + k];
+            if (res->queue_length)
+                res->queue_length[c * K + k] = a->x[c] * a->r[c * K + k];
+        }
+    }
+}
+
+int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double *demands_s,
+                   const double *think_s, const unsigned long *customers, size_t n_classes,
+                   const zvp_mva_approx_options *options, zvp_mva_multi_result *res,
+                   zvp_mva_approx_info *info, zvp_error *err)
+{
+    int rc, method = 0;
+    unsigned long total_n = 0, max_it = 0;
+    double tol = 0.0;
+    const size_t K = n_stations, C = n_classes;
+    if ((rc = check_common(stations, K, demands_s, think_s, customers, C, res, "zvp_mva_approx",
+                           &total_n, err)))
+        return rc;
+    if ((rc = approx_options(options, C, K, &method, &max_it, &tol, err)))
+        return rc;
     int seidmann = 0;
     for (size_t k = 0; k < K; k++)
         if (effective_kind(&stations[k], total_n) == 2)
             seidmann = 1;
 
-    double *q = calloc(C * K + 1, sizeof(double));
-    double *qs = calloc(K + 1, sizeof(double));
-    double *r = calloc(C * K + 1, sizeof(double));
-    double *x = calloc(C + 1, sizeof(double));
+    approx_state a = {stations, demands_s, think_s, customers, K, C, total_n, method,
+                      calloc(C * K + 1, sizeof(double)), calloc(K + 1, sizeof(double)),
+                      calloc(C * K + 1, sizeof(double)), calloc(C + 1, sizeof(double))};
     double *ut = calloc(K + 1, sizeof(double));
-    if (!q || !qs || !r || !x || !ut) {
+    if (!a.q || !a.qs || !a.r || !a.x || !ut) {
         rc = zvp_fail(err, ZVP_ENOMEM, "approximate MVA: out of memory");
         goto out;
     }
-    /* Start: each class spread evenly over its non-delay entries with positive demand. */
-    for (size_t c = 0; c < C; c++) {
-        size_t cnt = 0;
-        for (size_t k = 0; k < K; k++)
-            if (effective_kind(&stations[k], total_n) != 1 && demands_s[c * K + k] > 0.0)
-                cnt += stations[k].replicas;
-        for (size_t k = 0; k < K; k++)
-            if (cnt && effective_kind(&stations[k], total_n) != 1 && demands_s[c * K + k] > 0.0)
-                q[c * K + k] = (double)customers[c] / (double)cnt;
-    }
+    approx_start(&a);
     unsigned long it = 0;
     double change = INFINITY;
     int converged = 0;
     while (it < max_it) {
         it++;
-        for (size_t k = 0; k < K; k++) {
-            double s = 0.0;
-            for (size_t c = 0; c < C; c++)
-                s += q[c * K + k];
-            qs[k] = s;
-        }
-        for (size_t c = 0; c < C; c++) {
-            const double nc = (double)customers[c];
-            const double *dc = demands_s + c * K;
-            double cycle = think_s[c];
-            for (size_t k = 0; k < K; k++) {
-                double seen = qs[k];
-                if (method == ZVP_MVA_SCHWEITZER && customers[c] > 0)
-                    seen -= q[c * K + k] / nc;
-                if (seen < 0.0)
-                    seen = 0.0;
-                double rk;
-                switch (effective_kind(&stations[k], total_n)) {
-                case 0: rk = dc[k] * (1.0 + seen); break;
-                case 1: rk = dc[k]; break;
-                default: {
-                    double m = (double)stations[k].servers;
-                    rk = dc[k] / m * (1.0 + seen) + dc[k] * (m - 1.0) / m;
-                }
-                }
-                r[c * K + k] = rk;
-                cycle += (double)stations[k].replicas * rk;
-            }
-            x[c] = customers[c] > 0 ? nc / cycle : 0.0;
-        }
-        change = 0.0;
-        for (size_t c = 0; c < C; c++) {
-            double scale = customers[c] > 0 ? (double)customers[c] : 1.0;
-            for (size_t k = 0; k < K; k++) {
-                /* Seidmann: only the single-server part (demand D/m) queues; its delay part
-                 * D (m-1)/m holds customers that no arrival waits behind. */
-                double rq = r[c * K + k];
-                if (effective_kind(&stations[k], total_n) == 2) {
-                    double m = (double)stations[k].servers;
-                    rq -= demands_s[c * K + k] * (m - 1.0) / m;
-                }
-                double qn = x[c] * rq;
-                double dlt = fabs(qn - q[c * K + k]) / scale;
-                if (dlt > change)
-                    change = dlt;
-                q[c * K + k] = qn;
-            }
-        }
+        change = approx_iterate(&a);
         if (change < tol) {
             converged = 1;
             break;
         }
     }
-    /* An empty class's residence: what an arrival would see (the others' queues). */
-    for (size_t c = 0; c < C; c++) {
-        double rsum = 0.0;
-        for (size_t k = 0; k < K; k++)
-            rsum += (double)stations[k].replicas * r[c * K + k];
-        if (res->throughput_per_s)
-            res->throughput_per_s[c] = x[c];
-        if (res->response_s)
-            res->response_s[c] = rsum;
-        for (size_t k = 0; k < K; k++) {
-            if (res->residence_s)
-                res->residence_s[c * K + k] = r[c * K + k];
-            if (res->queue_length)
-                res->queue_length[c * K + k] = x[c] * r[c * K + k];
-        }
-    }
+    approx_output(&a, res);
     if (info) {
         info->iterations = (uint32_t)it;
         info->converged = converged;
@@ -395,21 +442,20 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
             for (size_t k = 0; k < K && res->utilization; k++)
                 res->utilization[c * K + k] =
                     stations[k].kind == ZVP_STATION_DELAY
-                        ? x[c] * demands_s[c * K + k]
-                        : x[c] * demands_s[c * K + k] / zvp_qnet_servers(&stations[k]);
-    } else if ((rc = finish(stations, K, demands_s, think_s, customers, C, x, res, ut, err))) {
-        goto out;
-    }
-    if (!converged)
+                        ? a.x[c] * demands_s[c * K + k]
+                        : a.x[c] * demands_s[c * K + k] / zvp_qnet_servers(&stations[k]);
         rc = zvp_fail(err, ZVP_EMAXITER,
                       "approximate MVA did not converge: max_iterations = %lu reached with "
                       "max change %.3g >= tolerance %.3g over all classes and stations",
                       max_it, change, tol);
+    } else {
+        rc = finish(stations, K, demands_s, think_s, customers, C, a.x, res, ut, err);
+    }
 out:
-    free(q);
-    free(qs);
-    free(r);
-    free(x);
+    free(a.q);
+    free(a.qs);
+    free(a.r);
+    free(a.x);
     free(ut);
     return rc;
 }

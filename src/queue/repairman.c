@@ -13,7 +13,7 @@
  */
 #include <float.h>
 #include <math.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* Terms with log weight below this (relative to the mode) are dropped. */
 #define LOG_WEIGHT_FLOOR (-750.0)

@@ -10,7 +10,7 @@
  */
 #include <float.h>
 #include <math.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 #define WEIGHT_FLOOR 1e-300
 

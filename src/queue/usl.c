@@ -1,6 +1,6 @@
 /*
  * src/queue/usl.c - Universal Scalability Law (Gunther, "Guerrilla Capacity Planning",
- * Springer 2007, ch. 4-5; MODELS.md 4.5): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)),
+ * Springer 2007, ch. 4-5; src/queue/README.md, USL): X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)),
  * evaluation, peak and a bounded nonlinear least-squares fit with GSL multifit_nlinear.
  */
 #include <float.h>
@@ -12,7 +12,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
-#include "internal.h"
+#include "queue/qnet.h"
 
 /* Smallest ratio of singular values of the column-scaled Jacobian (gamma, alpha, beta) for
  * which the fit counts as identified; below it the standard errors would be amplified
@@ -106,17 +106,11 @@ static int usl_df(const gsl_vector *p, void *vd, gsl_matrix *J)
     return GSL_SUCCESS;
 }
 
-int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
-                zvp_error *err)
+/* The data: 3 <= len <= ZVP_USL_MAX_POINTS, n >= 1, x >= 0, finite, at least 3 distinct n.
+ * *imin: the index of the smallest n. */
+static int check_fit_data(const double *n, const double *x, size_t len, size_t *imin,
+                          zvp_error *err)
 {
-    int rc = ZVP_SUCCESS;
-    if (!out)
-        return zvp_fail(err, ZVP_EINVAL, "out = NULL: a result record is required");
-    out->gamma = out->alpha = out->beta = NAN;
-    out->gamma_se = out->alpha_se = out->beta_se = NAN;
-    out->n_peak = out->x_peak = out->rss = NAN;
-    out->iterations = 0;
-    out->gsl_status = 0;
     if (!n || !x)
         return zvp_fail(err, ZVP_EINVAL, "n or x = NULL: the data arrays are required");
     if (len < 3)
@@ -126,7 +120,7 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     if (len > ZVP_USL_MAX_POINTS)
         return zvp_fail(err, ZVP_EINVAL, "len = %zu is out of range [3, %lu] (ZVP_USL_MAX_POINTS)",
                         len, ZVP_USL_MAX_POINTS);
-    size_t imin = 0;
+    *imin = 0;
     for (size_t i = 0; i < len; i++) {
         if (!(n[i] >= 1.0) || !isfinite(n[i]))
             return zvp_fail(err, ZVP_EINVAL, "n[%zu] = %.17g is out of range [1, %.17g]", i, n[i],
@@ -134,37 +128,36 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
         if (!(x[i] >= 0.0) || !isfinite(x[i]))
             return zvp_fail(err, ZVP_EINVAL, "x[%zu] = %.17g is out of range [0, %.17g]", i, x[i],
                             DBL_MAX);
-        if (n[i] < n[imin])
-            imin = i;
+        if (n[i] < n[*imin])
+            *imin = i;
     }
-    {
-        /* Three parameters need three distinct n (X(n) at one or two n fits any alpha, beta
-         * on a curve): count distinct values up to 3, O(len). */
-        double v1 = n[0], v2 = NAN;
-        size_t distinct = 1;
-        for (size_t i = 1; i < len && distinct < 3; i++) {
-            if (n[i] == v1 || (distinct == 2 && n[i] == v2))
-                continue;
-            if (distinct == 1)
-                v2 = n[i];
-            distinct++;
-        }
+    /* Three parameters need three distinct n (X(n) at one or two n fits any alpha, beta on a
+     * curve): count distinct values up to 3, O(len). */
+    double v1 = n[0], v2 = NAN;
+    size_t distinct = 1;
+    for (size_t i = 1; i < len && distinct < 3; i++) {
+        if (n[i] == v1 || (distinct == 2 && n[i] == v2))
+            continue;
         if (distinct == 1)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "n has 1 distinct value (%.17g): at least 3 distinct n are needed "
-                            "to identify gamma, alpha and beta", v1);
-        if (distinct == 2)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "n has 2 distinct values (%.17g, %.17g): at least 3 distinct n are "
-                            "needed to identify gamma, alpha and beta", v1, v2);
+            v2 = n[i];
+        distinct++;
     }
-    /* Start values: gamma from the smallest n; alpha, beta from the linear no-intercept fit
-     * of y = n/C - 1 = alpha (n-1) + beta n (n-1), C = x/gamma. */
-    double g0 = x[imin] / n[imin];
-    if (!(g0 > 0.0))
+    if (distinct == 1)
         return zvp_fail(err, ZVP_EINVAL,
-                        "x[%zu] = %.17g at the smallest n must be in (0, %.17g] to start the fit",
-                        imin, x[imin], DBL_MAX);
+                        "n has 1 distinct value (%.17g): at least 3 distinct n are needed "
+                        "to identify gamma, alpha and beta", v1);
+    if (distinct == 2)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "n has 2 distinct values (%.17g, %.17g): at least 3 distinct n are "
+                        "needed to identify gamma, alpha and beta", v1, v2);
+    return ZVP_SUCCESS;
+}
+
+/* Start values: alpha, beta (as their square roots a0, b0) from the linear no-intercept fit of
+ * y = n/C - 1 = alpha (n-1) + beta n (n-1), C = x/gamma, with gamma = g0. */
+static void start_values(const double *n, const double *x, size_t len, double g0, double *a0,
+                         double *b0)
+{
     double s11 = 0, s12 = 0, s22 = 0, t1 = 0, t2 = 0;
     for (size_t i = 0; i < len; i++) {
         if (!(x[i] > 0.0))
@@ -176,16 +169,95 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
         t1 += u1 * y;
         t2 += u2 * y;
     }
-    double det = s11 * s22 - s12 * s12, a0 = 0.01, b0 = 1e-4;
+    double det = s11 * s22 - s12 * s12, a = 0.01, b = 1e-4;
     if (det > 0.0) {
-        a0 = (t1 * s22 - t2 * s12) / det;
-        b0 = (s11 * t2 - s12 * t1) / det;
+        a = (t1 * s22 - t2 * s12) / det;
+        b = (s11 * t2 - s12 * t1) / det;
     }
-    a0 = sqrt(fmax(a0, 1e-6));
-    b0 = sqrt(fmax(b0, 1e-10));
+    *a0 = sqrt(fmax(a, 1e-6));
+    *b0 = sqrt(fmax(b, 1e-10));
+}
 
-    gsl_matrix *Jo = NULL, *V = NULL;
-    gsl_vector *sv = NULL, *work = NULL;
+/* Standard errors from the Jacobian in (gamma, alpha, beta) itself: equal to the delta method
+ * 2|a| se(a) for a != 0, and still defined at the bound a = 0, where the reparametrised
+ * Jacobian has a zero column. Columns scaled to unit norm, then an SVD: a (near)
+ * rank-deficient Jacobian means the data cannot identify the parameters. Reads out->gamma,
+ * alpha, beta, rss; writes the *_se fields. */
+static int standard_errors(const double *n, size_t len, zvp_usl_fit_result *out, zvp_error *err)
+{
+    const double g = out->gamma;
+    int rc = ZVP_SUCCESS;
+    gsl_matrix *Jo = gsl_matrix_alloc(len, 3), *V = gsl_matrix_alloc(3, 3);
+    gsl_vector *sv = gsl_vector_alloc(3), *work = gsl_vector_alloc(3);
+    if (!Jo || !V || !sv || !work) {
+        rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
+        goto done;
+    }
+    double norm[3] = {0.0, 0.0, 0.0};
+    for (size_t i = 0; i < len; i++) {
+        const double ni = n[i];
+        const double den = 1.0 + out->alpha * (ni - 1.0) + out->beta * ni * (ni - 1.0);
+        const double col[3] = {ni / den, -g * ni * (ni - 1.0) / (den * den),
+                               -g * ni * ni * (ni - 1.0) / (den * den)};
+        for (int j = 0; j < 3; j++) {
+            gsl_matrix_set(Jo, i, (size_t)j, col[j]);
+            norm[j] += col[j] * col[j];
+        }
+    }
+    for (int j = 0; j < 3; j++) {
+        norm[j] = sqrt(norm[j]);
+        if (!(norm[j] > 0.0) || !isfinite(norm[j])) {
+            rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: the data cannot identify %s: its "
+                          "Jacobian column is %s (rank-deficient fit)",
+                          j == 0 ? "gamma" : j == 1 ? "alpha" : "beta",
+                          isfinite(norm[j]) ? "zero" : "not finite");
+            goto done;
+        }
+        for (size_t i = 0; i < len; i++)
+            gsl_matrix_set(Jo, i, (size_t)j, gsl_matrix_get(Jo, i, (size_t)j) / norm[j]);
+    }
+    if (gsl_linalg_SV_decomp(Jo, V, sv, work) != GSL_SUCCESS) {
+        rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: SVD of the Jacobian failed");
+        goto done;
+    }
+    const double smax = gsl_vector_get(sv, 0), smin = gsl_vector_get(sv, 2);
+    if (!(smin > ZVP_USL_RANK_TOL * smax)) {
+        rc = zvp_fail(err, ZVP_EFIT,
+                      "zvp_usl_fit: the data cannot identify gamma, alpha and beta: the "
+                      "Jacobian at the estimates is rank-deficient (scaled singular values "
+                      "%.3g / %.3g < %.0e)", smin, smax, ZVP_USL_RANK_TOL);
+        goto done;
+    }
+    /* With len == 3 there is no residual degree of freedom: s^2 and the standard errors are
+     * undefined (NaN). */
+    const double s2 = len > 3 ? out->rss / (double)(len - 3) : NAN;
+    double se[3];
+    for (int j = 0; j < 3; j++) {
+        double c = 0.0; /* (J^T J)^-1 of the scaled columns: V diag(1/s^2) V^T */
+        for (int l = 0; l < 3; l++) {
+            const double v = gsl_matrix_get(V, (size_t)j, (size_t)l);
+            const double sl = gsl_vector_get(sv, (size_t)l);
+            c += v * v / (sl * sl);
+        }
+        se[j] = sqrt(s2 * c) / norm[j];
+    }
+    out->gamma_se = se[0];
+    out->alpha_se = se[1];
+    out->beta_se = se[2];
+done:
+    gsl_matrix_free(Jo);
+    gsl_matrix_free(V);
+    gsl_vector_free(sv);
+    gsl_vector_free(work);
+    return rc;
+}
+
+/* The nonlinear least-squares fit in (gamma, sqrt(alpha), sqrt(beta)) from p0; fills gamma,
+ * alpha, beta, rss, iterations and gsl_status of out. */
+static int solve_nlinear(const double *n, const double *x, size_t len, const double p0v[3],
+                         zvp_usl_fit_result *out, zvp_error *err)
+{
+    int rc = ZVP_SUCCESS;
     usl_data dat = {n, x, len};
     gsl_multifit_nlinear_fdf fdf;
     fdf.f = usl_f;
@@ -202,9 +274,8 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
         rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
         goto done;
     }
-    gsl_vector_set(p0, 0, g0);
-    gsl_vector_set(p0, 1, a0);
-    gsl_vector_set(p0, 2, b0);
+    for (size_t j = 0; j < 3; j++)
+        gsl_vector_set(p0, j, p0v[j]);
     gsl_multifit_nlinear_init(p0, &fdf, w);
     int info = 0;
     int gs = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-12, NULL, NULL, &info, w);
@@ -228,83 +299,39 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     out->alpha = a * a;
     out->beta = b * b;
     out->rss = rss;
-    if (!(g > 0.0) || !isfinite(g)) {
+    if (!(g > 0.0) || !isfinite(g))
         rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: fitted gamma = %.17g is out of range "
                       "(0, %.17g]", g, DBL_MAX);
-        goto done;
-    }
-    /* Standard errors from the Jacobian in (gamma, alpha, beta) itself: equal to the delta
-     * method 2|a| se(a) for a != 0, and still defined at the bound a = 0, where the
-     * reparametrised Jacobian has a zero column. Columns scaled to unit norm, then an SVD:
-     * a (near) rank-deficient Jacobian means the data cannot identify the parameters. */
-    {
-        Jo = gsl_matrix_alloc(len, 3);
-        V = gsl_matrix_alloc(3, 3);
-        sv = gsl_vector_alloc(3);
-        work = gsl_vector_alloc(3);
-        if (!Jo || !V || !sv || !work) {
-            rc = zvp_fail(err, ZVP_ENOMEM, "zvp_usl_fit: out of memory");
-            goto done;
-        }
-        double norm[3] = {0.0, 0.0, 0.0};
-        for (size_t i = 0; i < len; i++) {
-            const double ni = n[i];
-            const double den = 1.0 + out->alpha * (ni - 1.0) + out->beta * ni * (ni - 1.0);
-            const double col[3] = {ni / den, -g * ni * (ni - 1.0) / (den * den),
-                                   -g * ni * ni * (ni - 1.0) / (den * den)};
-            for (int j = 0; j < 3; j++) {
-                gsl_matrix_set(Jo, i, (size_t)j, col[j]);
-                norm[j] += col[j] * col[j];
-            }
-        }
-        for (int j = 0; j < 3; j++) {
-            norm[j] = sqrt(norm[j]);
-            if (!(norm[j] > 0.0) || !isfinite(norm[j])) {
-                rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: the data cannot identify %s: its "
-                              "Jacobian column is %s (rank-deficient fit)",
-                              j == 0 ? "gamma" : j == 1 ? "alpha" : "beta",
-                              isfinite(norm[j]) ? "zero" : "not finite");
-                goto done;
-            }
-            for (size_t i = 0; i < len; i++)
-                gsl_matrix_set(Jo, i, (size_t)j, gsl_matrix_get(Jo, i, (size_t)j) / norm[j]);
-        }
-        if (gsl_linalg_SV_decomp(Jo, V, sv, work) != GSL_SUCCESS) {
-            rc = zvp_fail(err, ZVP_EFIT, "zvp_usl_fit: SVD of the Jacobian failed");
-            goto done;
-        }
-        const double smax = gsl_vector_get(sv, 0), smin = gsl_vector_get(sv, 2);
-        if (!(smin > ZVP_USL_RANK_TOL * smax)) {
-            rc = zvp_fail(err, ZVP_EFIT,
-                          "zvp_usl_fit: the data cannot identify gamma, alpha and beta: the "
-                          "Jacobian at the estimates is rank-deficient (scaled singular values "
-                          "%.3g / %.3g < %.0e)", smin, smax, ZVP_USL_RANK_TOL);
-            goto done;
-        }
-        /* With len == 3 there is no residual degree of freedom: s^2 and the standard errors
-         * are undefined (NaN). */
-        const double s2 = len > 3 ? rss / (double)(len - 3) : NAN;
-        double se[3];
-        for (int j = 0; j < 3; j++) {
-            double c = 0.0; /* (J^T J)^-1 of the scaled columns: V diag(1/s^2) V^T */
-            for (int l = 0; l < 3; l++) {
-                const double v = gsl_matrix_get(V, (size_t)j, (size_t)l);
-                const double sl = gsl_vector_get(sv, (size_t)l);
-                c += v * v / (sl * sl);
-            }
-            se[j] = sqrt(s2 * c) / norm[j];
-        }
-        out->gamma_se = se[0];
-        out->alpha_se = se[1];
-        out->beta_se = se[2];
-    }
-    rc = zvp_usl_peak(out->gamma, out->alpha, out->beta, &out->n_peak, &out->x_peak, err);
 done:
-    gsl_matrix_free(Jo);
-    gsl_matrix_free(V);
-    gsl_vector_free(sv);
-    gsl_vector_free(work);
     gsl_multifit_nlinear_free(w);
     gsl_vector_free(p0);
     return rc;
+}
+
+int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result *out,
+                zvp_error *err)
+{
+    if (!out)
+        return zvp_fail(err, ZVP_EINVAL, "out = NULL: a result record is required");
+    out->gamma = out->alpha = out->beta = NAN;
+    out->gamma_se = out->alpha_se = out->beta_se = NAN;
+    out->n_peak = out->x_peak = out->rss = NAN;
+    out->iterations = 0;
+    out->gsl_status = 0;
+    size_t imin = 0;
+    int rc = check_fit_data(n, x, len, &imin, err);
+    if (rc != ZVP_SUCCESS)
+        return rc;
+    /* gamma starts from the smallest n */
+    double p0[3] = {x[imin] / n[imin], 0.0, 0.0};
+    if (!(p0[0] > 0.0))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "x[%zu] = %.17g at the smallest n must be in (0, %.17g] to start the fit",
+                        imin, x[imin], DBL_MAX);
+    start_values(n, x, len, p0[0], &p0[1], &p0[2]);
+    if ((rc = solve_nlinear(n, x, len, p0, out, err)) != ZVP_SUCCESS)
+        return rc;
+    if ((rc = standard_errors(n, len, out, err)) != ZVP_SUCCESS)
+        return rc;
+    return zvp_usl_peak(out->gamma, out->alpha, out->beta, &out->n_peak, &out->x_peak, err);
 }

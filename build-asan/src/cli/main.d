@@ -1,6 +1,8 @@
-build-asan/src/cli/main.o: src/cli/main.c include/zvmperf/zvmperf.h \
- include/zvmperf/status.h include/zvmperf/queue.h include/zvmperf/model.h \
- include/zvmperf/sweep.h include/zvmperf/calibrate.h
+build-asan/src/cli/main.o: src/cli/main.c src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+src/cli/cli.h:
 include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
 include/zvmperf/queue.h:

@@ -1,6 +1,9 @@
-build-asan/src/cli/solve.o: src/cli/solve.c include/zvmperf/zvmperf.h \
- include/zvmperf/status.h include/zvmperf/queue.h include/zvmperf/model.h \
- include/zvmperf/sweep.h include/zvmperf/calibrate.h
+build-asan/src/cli/solve.o: src/cli/solve.c src/cli/solve.h src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+src/cli/solve.h:
+src/cli/cli.h:
 include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
 include/zvmperf/queue.h:

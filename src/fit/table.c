@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "zvmperf/table.h"
 
 struct zvp_table {
     size_t rows, cols;

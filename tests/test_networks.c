@@ -1,156 +1,27 @@
 /*
- * tests/test_queue2.c - CUnit tests of the queueing kernels added for issue 3: M/M/c/K,
- * M/M/inf, open multiclass networks, exact multiclass MVA, Schweitzer/Bard, general
- * load-dependent stations, asymptotic / balanced job bounds and the USL.
+ * tests/test_networks.c - open multiclass networks, exact multiclass MVA, Schweitzer/Bard
+ * approximate MVA, asymptotic and balanced job bounds, and the work limits of the solvers.
  *
  * Independent references (typed in from /usr/bin/python3 scripts, not from this code):
  * --- ref2.py (exact rationals with fractions.Fraction) -----------------------------------
- *   mmck(lam, mu, c, K): p_k = p_{k-1} lam/(mu min(k,c)), normalised; X = lam (1 - p_K),
- *     L, Lq, R = L/X, W = Lq/X, pwait = sum(p[c:K])/(1 - p_K)
- *     mmck(4, 3/2, 3, 7): X 3.603042213883411 L 3.526418824845939 Lq 1.1243906822569987
- *        R 0.978733696557253 W 0.31206702989058627 pb 0.09923944652914726 pw 0.5967253109914374
- *     mmck(30, 1, 20, 40): X 19.99963008130251 L 38.00089741452667 pb 0.333345663956583
  *   multiclass closed network by brute-force enumeration of all states (normalising
  *     constant with the multinomial factor at queues, D^n/n! at delays and think):
  *     D = [[1/2, 3/10, 1/5], [1/5, 7/10, 2/5]], kinds queue, queue, delay, Z = [3, 1],
  *     N = (3, 2): X_0 = G(N-1_0)/G(N) = 0.6578115086955592, X_1 = 0.6948479296909962,
  *     mean total at station 0 = 0.7153558577503621, station 1 = 1.2068602128564538
- *   LD station alpha(j) = 1/(1 + (j-1)/10), D = 1/4, with a queue D = 1/10 and Z = 5,
- *     N = 20, convolution of exact rational factors: X = 2.317169612163964,
- *     Q_ld = 8.10653943665269, U_ld = 1 - p(0) = 0.9520901309495273
  *   Seidmann for 4 sources, Z = 2, one 2-server station S = 1: exact MVA on a queue of
  *     demand 1/2 plus a delay 1/2: X = 1888/1569 = 1.2033142128744423
- * --- usl.py (numpy + scipy.optimize.curve_fit, method 'lm', unbounded) --------------------
- *   n = [1,2,4,8,16,32,48,64], x = usl(n, 100, 0.05, 0.0005) * (1 + noise),
- *   noise = [.01,-.015,.02,-.01,.005,.012,-.02,.008]:
- *   gamma, alpha, beta = 100.18038717608621, 0.04975437731042141, 0.00050998745659178
- *   standard errors    = 3.101032898084993, 0.004452499475053348, 4.2800805907637225e-05
- *   peak sqrt((1-alpha)/beta) = 43.165640713320485
  */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
 #include "zvmperf/queue.h"
 
-
-/* ---- M/M/c/K, M/M/inf --------------------------------------------------------------------- */
-
-static void test_q2_mm1k_closed_form(void)
-{
-    /* M/M/1/K (Gross et al. 2008, sec. 2.5): p_n = (1-r) r^n / (1 - r^{K+1}),
-     * L = r/(1-r) - (K+1) r^{K+1}/(1 - r^{K+1}); r = 1: L = K/2, p_K = 1/(K+1). */
-    const double rs[] = {0.3, 0.9, 1.5, 4.0};
-    const unsigned long K = 10;
-    for (size_t i = 0; i < 4; i++) {
-        const double r = rs[i], mu = 2.0, lam = r * mu;
-        zvp_station_result o;
-        double pb;
-        zvp_error e;
-        CU_ASSERT_EQUAL_FATAL(zvp_mmck(lam, mu, 1, K, &o, &pb, &e), ZVP_SUCCESS);
-        double rk1 = pow(r, (double)K + 1.0);
-        ZVP_ASSERT_REL(pb, (1.0 - r) * pow(r, (double)K) / (1.0 - rk1), 1e-12);
-        ZVP_ASSERT_REL(o.mean_in_system, r / (1.0 - r) - ((double)K + 1.0) * rk1 / (1.0 - rk1), 1e-12);
-        ZVP_ASSERT_REL(o.throughput_per_s, lam * (1.0 - pb), 1e-13);
-        ZVP_ASSERT_REL(o.mean_in_system, o.throughput_per_s * o.response_s, 1e-13); /* Little */
-        ZVP_ASSERT_REL(o.utilization, o.throughput_per_s / mu, 1e-13);
-    }
-    zvp_station_result o;
-    double pb;
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(1.0, 1.0, 1, 9, &o, &pb, NULL), ZVP_SUCCESS); /* r = 1 */
-    ZVP_ASSERT_REL(o.mean_in_system, 4.5, 1e-13);
-    ZVP_ASSERT_REL(pb, 0.1, 1e-13);
-}
-
-static void test_q2_mmck_values(void)
-{
-    zvp_station_result o;
-    double pb, b;
-    zvp_error e;
-    /* ref2.py, exact rationals. */
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(4.0, 1.5, 3, 7, &o, &pb, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.throughput_per_s, 3.603042213883411, 1e-13);
-    ZVP_ASSERT_REL(o.mean_in_system, 3.526418824845939, 1e-13);
-    ZVP_ASSERT_REL(o.mean_in_queue, 1.1243906822569987, 1e-13);
-    ZVP_ASSERT_REL(o.response_s, 0.978733696557253, 1e-13);
-    ZVP_ASSERT_REL(o.wait_s, 0.31206702989058627, 1e-13);
-    ZVP_ASSERT_REL(pb, 0.09923944652914726, 1e-13);
-    ZVP_ASSERT_REL(o.pwait, 0.5967253109914374, 1e-13);
-    ZVP_ASSERT_REL(o.utilization, 3.603042213883411 / (3 * 1.5), 1e-13);
-    /* Overloaded (lambda > c mu) still has a steady state. */
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(30.0, 1.0, 20, 40, &o, &pb, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.throughput_per_s, 19.99963008130251, 1e-12);
-    ZVP_ASSERT_REL(o.mean_in_system, 38.00089741452667, 1e-12);
-    ZVP_ASSERT_REL(pb, 0.333345663956583, 1e-12);
-    /* K = c is Erlang's loss system: P(block) = Erlang B (an independent recurrence). */
-    const unsigned long cs[] = {1, 10, 1000, 100000};
-    const double as[] = {0.5, 5.0, 950.0, 99999.9999};
-    for (size_t i = 0; i < 4; i++) {
-        CU_ASSERT_EQUAL_FATAL(zvp_mmck(as[i], 1.0, cs[i], cs[i], &o, &pb, &e), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL_FATAL(zvp_erlang_b(as[i], cs[i], &b, &e), ZVP_SUCCESS);
-        ZVP_ASSERT_REL(pb, b, 1e-9);
-        CU_ASSERT_EQUAL(o.pwait, 0.0);
-        CU_ASSERT_EQUAL(o.wait_s, 0.0);
-    }
-    /* Large K approaches M/M/c (pb -> 0): 1e5 servers at utilization 0.99. */
-    zvp_station_result m;
-    CU_ASSERT_EQUAL_FATAL(zvp_mmc(99000.0, 1.0, 100000, &m, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(99000.0, 1.0, 100000, 200000, &o, &pb, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.mean_in_system, m.mean_in_system, 1e-10);
-    ZVP_ASSERT_REL(o.pwait, m.pwait, 1e-9);
-    CU_ASSERT(pb < 1e-100);
-    /* lambda = 0 */
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(0.0, 2.0, 2, 5, &o, &pb, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(o.throughput_per_s, 0.0);
-    CU_ASSERT_EQUAL(pb, 0.0);
-    ZVP_ASSERT_REL(o.response_s, 0.5, 1e-15);
-    /* bad input */
-    CU_ASSERT_EQUAL(zvp_mmck(1.0, 1.0, 4, 3, &o, &pb, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "capacity = 3") && zvp_test_msg_has(&e, "servers = 4"));
-    CU_ASSERT(isnan(o.throughput_per_s) && isnan(pb));
-    CU_ASSERT_EQUAL(zvp_mmck(1.0, 1.0, 0, 3, &o, &pb, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "servers = 0"));
-    CU_ASSERT_EQUAL(zvp_mmck(-1.0, 1.0, 1, 3, &o, &pb, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "arrival_rate_per_s"));
-}
-
-static void test_q2_mminf_and_stress(void)
-{
-    zvp_station_result o;
-    zvp_error e;
-    CU_ASSERT_EQUAL_FATAL(zvp_mminf(3.0, 0.5, &o, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.mean_in_system, 6.0, 1e-15);
-    ZVP_ASSERT_REL(o.response_s, 2.0, 1e-15);
-    CU_ASSERT_EQUAL(o.wait_s, 0.0);
-    CU_ASSERT_EQUAL(zvp_mminf(3.0, 0.0, &o, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "service_rate_per_s"));
-    /* M/M/c at utilization 1 - 1e-9 with 1e5 servers, mu = 1: W = C/(c mu - lambda).
-     * lambda = 1e5 (1 - 1e-9) = 99999.99990000001 as a double (not the double nearest
-     * 99999.9999 used in tests/solve_test.sh: c - lambda differs at 1e-7 relative).
-     * Independent reference (/usr/bin/python3), the same script as in tests/solve_test.sh
-     * with a = 100000.0 * (1.0 - 1e-9): log-space terms k log a - lgamma(k + 1), k < c, and
-     * the tail c log a - lgamma(c + 1) + log(c/(c - a)), normalised by the largest and
-     * summed with math.fsum: C = 0.9999996040003691, W = 9999.99702022041; mpmath at 50
-     * digits (Erlang B recursion, C = B/(1 - rho (1 - B))): C = 0.99999960400036922395,
-     * W = 9999.9970202204099392 (used here). */
-    const double c = 100000.0, lam = c * (1.0 - 1e-9);
-    CU_ASSERT_EQUAL_FATAL(zvp_mmc(lam, 1.0, 100000, &o, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.pwait, 0.99999960400036922395, 1e-12);
-    ZVP_ASSERT_REL(o.wait_s, 9999.9970202204099392, 1e-12);
-    ZVP_ASSERT_REL(o.response_s, 9999.9970202204099392 + 1.0, 1e-12);
-    ZVP_ASSERT_REL(o.wait_s, o.pwait / (c - lam), 1e-14);
-    ZVP_ASSERT_REL(o.mean_in_system, lam * o.response_s, 1e-9);
-    /* State probabilities of M/M/1000 at lambda = 950 stay finite: the M/M/c/K chain with a
-     * huge K holds them; its L equals M/M/c's (ref value C(1000,950) = 0.06825341537714143). */
-    double pb;
-    CU_ASSERT_EQUAL_FATAL(zvp_mmck(950.0, 1.0, 1000, 100000, &o, &pb, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(o.pwait, 0.06825341537714143, 1e-10);
-    ZVP_ASSERT_REL(o.mean_in_queue, 950.0 * 0.06825341537714143 / 50.0, 1e-10);
-}
-
 /* ---- Open networks ------------------------------------------------------------------------- */
 
-static void test_q2_open_single_class(void)
+static void test_open_single_class(void)
 {
     /* QSP sec. 6.2 formulas by hand: lambda = 2; D = 0.2 (queue), 0.3 (queue), 1.0 (delay),
      * 0.8 on 2 servers. U = 0.4, 0.6, -, 0.8. R = 0.2/0.6, 0.3/0.4, 1.0,
@@ -182,7 +53,7 @@ static void test_q2_open_single_class(void)
     CU_ASSERT_EQUAL(res.response_s, 0.0);
 }
 
-static void test_q2_open_multiclass_and_saturation(void)
+static void test_open_multiclass_and_saturation(void)
 {
     /* Two classes, two queues: U_k = sum_c lam_c D_ck; R_ck = D_ck/(1 - U_k). */
     zvp_station st[2] = {zvp_test_station(0, 0, 1, 0), zvp_test_station(0, 0, 1, 0)};
@@ -225,7 +96,7 @@ static void test_q2_open_multiclass_and_saturation(void)
 
 /* ---- Exact multiclass MVA ---------------------------------------------------------------- */
 
-static void test_q2_multiclass_exact(void)
+static void test_multiclass_exact(void)
 {
     zvp_station st[3] = {zvp_test_station(0, 0, 1, 0), zvp_test_station(0, 0, 1, 0), zvp_test_station(1, 0, 1, 0)};
     double d[6] = {0.5, 0.3, 0.2, 0.2, 0.7, 0.4}, z[2] = {3.0, 1.0};
@@ -284,7 +155,7 @@ static void test_q2_multiclass_exact(void)
 
 /* ---- Approximate MVA ---------------------------------------------------------------------- */
 
-static void test_q2_schweitzer_converges(void)
+static void test_schweitzer_converges(void)
 {
     /* Balanced network, 4 queues D = 1, Z = 4: the relative error of Schweitzer's X against
      * exact MVA falls as N grows past the knee (QSP sec. 7.4). With Z = 0 a balanced network
@@ -320,7 +191,7 @@ static void test_q2_schweitzer_converges(void)
     CU_ASSERT(prev < 1e-5);
 }
 
-static void test_q2_approx_multiclass(void)
+static void test_approx_multiclass(void)
 {
     zvp_station st[3] = {zvp_test_station(0, 0, 1, 0), zvp_test_station(0, 0, 1, 0), zvp_test_station(1, 0, 1, 0)};
     double d[6] = {0.5, 0.3, 0.2, 0.2, 0.7, 0.4}, z[2] = {3.0, 1.0};
@@ -400,108 +271,9 @@ static void test_q2_approx_multiclass(void)
     ZVP_ASSERT_REL(xm, 1.1779784, 1e-5);
 }
 
-/* ---- Multi-server / load-dependent --------------------------------------------------------- */
-
-static void test_q2_multiserver_exact_vs_seidmann(void)
-{
-    /* 4 sources, Z = 2, one 2-server station S = 1: X = 110/87 exactly (birth-death chain,
-     * by hand in test_queue.c), per-server U = X S/2. Seidmann: 1888/1569 (ref2.py). */
-    zvp_station m2 = zvp_test_station(2, 2, 1, 1.0);
-    /* res arrays hold n_stations entries: 2 for the sd network below. */
-    double r[2], q[2], u[2];
-    zvp_mva_result res = {0, 0, r, q, u};
-    zvp_error e;
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&m2, 1, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-14);
-    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-14);
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(&m2, 1, NULL, 2.0, 4, &res, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-13);
-    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-13);
-    zvp_station sd[2] = {zvp_test_station(0, 0, 1, 0.5), zvp_test_station(1, 0, 1, 0.5)};
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(sd, 2, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(res.throughput_per_s, 1888.0 / 1569.0, 1e-14);
-    CU_ASSERT(fabs(res.throughput_per_s - 110.0 / 87.0) > 0.05); /* it IS different */
-}
-
-static void test_q2_ld_general(void)
-{
-    zvp_error e;
-    /* Lock-like rate function, ref2.py (exact rationals). */
-    enum { N = 20 };
-    double alpha[N + 1];
-    for (int j = 1; j <= N; j++)
-        alpha[j] = 1.0 / (1.0 + 0.1 * (j - 1));
-    alpha[0] = 0.0;
-    const double *al[2] = {alpha, NULL};
-    zvp_station st[2] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 0.25), zvp_test_station(0, 0, 1, 0.1)};
-    double r[2], q[2], u[2];
-    zvp_mva_result res = {0, 0, r, q, u};
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(st, 2, al, 5.0, N, &res, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(res.throughput_per_s, 2.317169612163964, 1e-12);
-    ZVP_ASSERT_REL(q[0], 8.10653943665269, 1e-12);
-    ZVP_ASSERT_REL(u[0], 0.9520901309495273, 1e-12);
-    ZVP_ASSERT_REL((double)N, res.throughput_per_s * (5.0 + res.response_s), 1e-12);
-    /* alpha = 1 is a queue, alpha = j a delay: compare with zvp_mva_exact */
-    double one[101], jj[101];
-    for (int j = 0; j <= 100; j++) {
-        one[j] = 1.0;
-        jj[j] = j;
-    }
-    const double *al2[3] = {one, jj, NULL};
-    zvp_station a[3] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 0.3), zvp_test_station(ZVP_STATION_LD, 0, 1, 0.7),
-                        zvp_test_station(0, 0, 2, 0.2)};
-    zvp_station b[3] = {zvp_test_station(0, 0, 1, 0.3), zvp_test_station(1, 0, 1, 0.7), zvp_test_station(0, 0, 2, 0.2)};
-    double r2[3], q2[3], u2[3], r3[3], q3[3], u3[3];
-    zvp_mva_result ra = {0, 0, r2, q2, u2}, rb = {0, 0, r3, q3, u3};
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(b, 3, 1.0, 100, &rb, NULL, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(ra.throughput_per_s, rb.throughput_per_s, 1e-11);
-    for (int k = 0; k < 3; k++)
-        ZVP_ASSERT_REL(q2[k], q3[k], 1e-9);
-    /* bad alpha */
-    one[7] = 0.0;
-    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "alpha[0][7]"));
-    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, NULL, 1.0, 100, &ra, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "alpha[0] = NULL"));
-    CU_ASSERT_EQUAL(zvp_mva_exact(a, 3, 1.0, 100, &ra, NULL, &e), ZVP_EINVAL);
-}
-
-static void test_q2_ld_near_saturation(void)
-{
-    /* A multi-server station at utilization 0.999 in a closed network: 8 servers, D = 1,
-     * Z = 240, N = 2000 (mva.c's stable formulation vs the log-space convolution, two
-     * independent algorithms), and as an LD station with alpha = min(j, 8). */
-    enum { N = 2000 };
-    static double alpha[N + 1];
-    for (int j = 1; j <= N; j++)
-        alpha[j] = j < 8 ? j : 8;
-    const double *al[2] = {alpha, NULL};
-    zvp_station multi[2] = {zvp_test_station(2, 8, 1, 1.0), zvp_test_station(0, 0, 1, 0.01)};
-    zvp_station ld[2] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 1.0), zvp_test_station(0, 0, 1, 0.01)};
-    double r[2], q[2], u[2], r2[2], q2[2], u2[2], r3[2], q3[2], u3[2];
-    zvp_mva_result a = {0, 0, r, q, u}, b = {0, 0, r2, q2, u2}, c = {0, 0, r3, q3, u3};
-    zvp_error e;
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(multi, 2, 240.0, N, &a, NULL, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(multi, 2, NULL, 240.0, N, &b, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(ld, 2, al, 240.0, N, &c, &e), ZVP_SUCCESS);
-    /* Exact product form by convolution in rationals (/usr/bin/python3, fractions.Fraction,
-     * Dq = 1/100): g(n) = Z^n/n!, then g(n) += Dq g(n-1) for the queue, f(j) = D^j /
-     * prod_{i<=j} min(i, 8), G(N) = sum_j f(j) g(N - j): X = G(N-1)/G(N) = 7.982507882795783,
-     * U = X D / 8 = 0.9978134853494729. */
-    ZVP_ASSERT_REL(a.throughput_per_s, 7.982507882795783, 1e-10);
-    ZVP_ASSERT_REL(u[0], 0.9978134853494729, 1e-10);
-    ZVP_ASSERT_REL(u2[0], 0.9978134853494729, 1e-10);
-    ZVP_ASSERT_REL(b.throughput_per_s, a.throughput_per_s, 1e-10);
-    ZVP_ASSERT_REL(c.throughput_per_s, a.throughput_per_s, 1e-10);
-    ZVP_ASSERT_REL(q2[0], q[0], 1e-8);
-    ZVP_ASSERT_REL(q3[0], q[0], 1e-8);
-    CU_ASSERT(q[0] >= 0.0 && q2[0] >= 0.0 && r2[0] >= 1.0);
-}
-
 /* ---- Bounds, identities, stress ------------------------------------------------------------ */
 
-static void test_q2_bounds(void)
+static void test_bounds(void)
 {
     zvp_station st[3] = {zvp_test_station(0, 0, 1, 0.4), zvp_test_station(0, 0, 1, 0.2), zvp_test_station(1, 0, 1, 1.0)};
     zvp_bounds_result b;
@@ -531,7 +303,7 @@ static void test_q2_bounds(void)
     CU_ASSERT(zvp_test_msg_has(&e, "D_max"));
 }
 
-static void test_q2_stress_and_edges(void)
+static void test_stress_and_edges(void)
 {
     zvp_error e;
     /* 1e6 customers, 10 stations (exact MVA): finite, within bounds, Little over the cycle. */
@@ -562,90 +334,7 @@ static void test_q2_stress_and_edges(void)
     CU_ASSERT(zvp_test_msg_has(&e, "cycle time"));
 }
 
-/* ---- USL ------------------------------------------------------------------------------------ */
-
-static void test_q2_usl(void)
-{
-    zvp_error e;
-    double x, np, xp;
-    /* closed forms: X(1) = gamma; beta = 0 is Amdahl: X(N) = gamma N/(1 + alpha (N-1)) */
-    CU_ASSERT_EQUAL(zvp_usl_eval(1.0, 7.0, 0.3, 0.01, &x, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(x, 7.0, 1e-15);
-    CU_ASSERT_EQUAL(zvp_usl_eval(10.0, 2.0, 0.1, 0.0, &x, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(x, 20.0 / 1.9, 1e-15);
-    CU_ASSERT_EQUAL(zvp_usl_peak(1.0, 0.05, 0.0005, &np, &xp, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(np, sqrt(0.95 / 0.0005), 1e-15);
-    CU_ASSERT_EQUAL(zvp_usl_peak(1.0, 0.05, 0.0, &np, &xp, &e), ZVP_SUCCESS);
-    CU_ASSERT(isinf(np));
-    ZVP_ASSERT_REL(xp, 20.0, 1e-15);
-    CU_ASSERT_EQUAL(zvp_usl_eval(4.0, 1.0, -0.1, 0.0, &x, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "alpha = -0.1"));
-    /* fit: noiseless data recovers the parameters */
-    const double n[8] = {1, 2, 4, 8, 16, 32, 48, 64};
-    double y[8];
-    for (int i = 0; i < 8; i++)
-        zvp_usl_eval(n[i], 100.0, 0.05, 0.0005, &y[i], NULL);
-    zvp_usl_fit_result f;
-    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, y, 8, &f, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(f.gamma, 100.0, 1e-8);
-    ZVP_ASSERT_REL(f.alpha, 0.05, 1e-7);
-    ZVP_ASSERT_REL(f.beta, 0.0005, 1e-7);
-    /* noisy data: usl.py (scipy curve_fit, unbounded; the optimum is interior) */
-    const double yn[8] = {101.0, 187.44053282588013, 352.94117647058823, 574.7460087082728,
-                          859.893048128342, 1063.1648063033488, 1050.4689593568557,
-                          1046.2536490431396};
-    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, yn, 8, &f, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(f.gamma, 100.18038717608621, 1e-6);
-    ZVP_ASSERT_REL(f.alpha, 0.04975437731042141, 1e-5);
-    ZVP_ASSERT_REL(f.beta, 0.00050998745659178, 1e-5);
-    ZVP_ASSERT_REL(f.gamma_se, 3.101032898084993, 1e-4);
-    ZVP_ASSERT_REL(f.alpha_se, 0.004452499475053348, 1e-4);
-    ZVP_ASSERT_REL(f.beta_se, 4.2800805907637225e-05, 1e-4);
-    ZVP_ASSERT_REL(f.n_peak, 43.165640713320485, 1e-5);
-    /* data that want alpha < 0 (superlinear) are held at alpha = 0 */
-    double ys[8];
-    for (int i = 0; i < 8; i++)
-        ys[i] = n[i] * (1.0 + 0.002 * n[i]);
-    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n, ys, 8, &f, &e), ZVP_SUCCESS);
-    CU_ASSERT(f.alpha >= 0.0 && f.beta >= 0.0 && f.alpha < 1e-6 && f.beta < 1e-6);
-    CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 2, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "len = 2") && zvp_test_msg_has(&e, "at least 3 points"));
-    y[3] = -1.0;
-    CU_ASSERT_EQUAL(zvp_usl_fit(n, y, 8, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "x[3] = -1"));
-}
-
-static void test_q2_usl_unidentifiable(void)
-{
-    zvp_error e;
-    zvp_usl_fit_result f;
-    /* One distinct n: X(1) = gamma for every alpha, beta; two distinct n leave a curve of
-     * (alpha, beta). Both must fail as bad input, never return start values with se = 0. */
-    const double n1[3] = {1, 1, 1}, x1[3] = {1, 1, 1};
-    zvp_error_clear(&e);
-    CU_ASSERT_EQUAL(zvp_usl_fit(n1, x1, 3, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "distinct"));
-    CU_ASSERT(isnan(f.alpha_se) && isnan(f.beta_se));
-    const double n2[4] = {1, 2, 2, 2}, x2[4] = {1, 1.8, 1.8, 1.8};
-    CU_ASSERT_EQUAL(zvp_usl_fit(n2, x2, 4, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "2 distinct"));
-    /* Three points, three parameters: an exact fit (alpha = 1/9, beta = 0 reproduces
-     * X(1) = 1, X(2) = 1.8, X(4) = 3 by hand: 2/(1 + 1/9) = 1.8, 4/(1 + 3/9) = 3), but no
-     * residual degree of freedom: the standard errors are NaN, not 0. */
-    const double n3[3] = {1, 2, 4}, x3[3] = {1, 1.8, 3};
-    CU_ASSERT_EQUAL_FATAL(zvp_usl_fit(n3, x3, 3, &f, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(f.gamma, 1.0, 1e-8);
-    CU_ASSERT_DOUBLE_EQUAL(f.alpha, 1.0 / 9.0, 1e-7);
-    CU_ASSERT(f.beta < 1e-8);
-    CU_ASSERT(isnan(f.gamma_se) && isnan(f.alpha_se) && isnan(f.beta_se));
-    /* Too many points. */
-    CU_ASSERT_EQUAL(zvp_usl_fit(n3, x3, (size_t)ZVP_USL_MAX_POINTS + 1, &f, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "ZVP_USL_MAX_POINTS"));
-}
-
-/* Work limits: no input may make a kernel run for minutes. Each case below ran for minutes
- * (or tens of seconds) before the limit check and must now fail at once with ZVP_EINVAL. */
-static void test_q2_work_limits(void)
+static void test_work_limits(void)
 {
     zvp_error e;
     /* m-server station with m < N: N x m = 1.1e7 x 1e7 steps. */
@@ -711,25 +400,19 @@ static void test_q2_work_limits(void)
     }
 }
 
-int zvp_test_register_queue2(void)
+int zvp_test_register_networks(void)
 {
-    CU_pSuite s = CU_add_suite("queue2", NULL, NULL);
-    if (!s || !CU_add_test(s, "mm1k_closed_form", test_q2_mm1k_closed_form) ||
-        !CU_add_test(s, "mmck_values", test_q2_mmck_values) ||
-        !CU_add_test(s, "mminf_and_stress", test_q2_mminf_and_stress) ||
-        !CU_add_test(s, "open_single_class", test_q2_open_single_class) ||
-        !CU_add_test(s, "open_multiclass_and_saturation", test_q2_open_multiclass_and_saturation) ||
-        !CU_add_test(s, "multiclass_exact", test_q2_multiclass_exact) ||
-        !CU_add_test(s, "schweitzer_converges", test_q2_schweitzer_converges) ||
-        !CU_add_test(s, "approx_multiclass", test_q2_approx_multiclass) ||
-        !CU_add_test(s, "multiserver_exact_vs_seidmann", test_q2_multiserver_exact_vs_seidmann) ||
-        !CU_add_test(s, "ld_general", test_q2_ld_general) ||
-        !CU_add_test(s, "ld_near_saturation", test_q2_ld_near_saturation) ||
-        !CU_add_test(s, "bounds", test_q2_bounds) ||
-        !CU_add_test(s, "stress_and_edges", test_q2_stress_and_edges) ||
-        !CU_add_test(s, "usl", test_q2_usl) ||
-        !CU_add_test(s, "usl_unidentifiable", test_q2_usl_unidentifiable) ||
-        !CU_add_test(s, "work_limits", test_q2_work_limits))
+    CU_pSuite s = CU_add_suite("networks", NULL, NULL);
+    if (!s)
+        return (int)CU_get_error();
+    if (!CU_add_test(s, "open_single_class", test_open_single_class) ||
+        !CU_add_test(s, "open_multiclass_and_saturation", test_open_multiclass_and_saturation) ||
+        !CU_add_test(s, "multiclass_exact", test_multiclass_exact) ||
+        !CU_add_test(s, "schweitzer_converges", test_schweitzer_converges) ||
+        !CU_add_test(s, "approx_multiclass", test_approx_multiclass) ||
+        !CU_add_test(s, "bounds", test_bounds) ||
+        !CU_add_test(s, "stress_and_edges", test_stress_and_edges) ||
+        !CU_add_test(s, "work_limits", test_work_limits))
         return (int)CU_get_error();
     return 0;
 }

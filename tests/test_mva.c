@@ -1,27 +1,10 @@
 /*
- * tests/test_queue.c - CUnit tests of the generic queueing kernels (include/zvmperf/queue.h).
+ * tests/test_mva.c - exact single-class MVA (zvp_mva_exact) with queueing, delay and
+ * m-server stations, and the general load-dependent solver (zvp_mva_ld).
  *
- * Reference values come from closed forms, textbook values, or two independent scripts run
- * with /usr/bin/python3 (exact rational arithmetic with fractions.Fraction; math.lgamma and
- * math.fsum log-sum-exp for large c), whose output was typed in here. The scripts:
- *
- * --- ref.py (Erlang B/C) ---------------------------------------------------------------
- *   from fractions import Fraction as F
- *   import math
- *   def erlang_b_exact(c, a):            # (a^c/c!) / sum_{k<=c} a^k/k!, exact rationals
- *       a = F(a); terms = [F(1)]
- *       for k in range(1, c + 1): terms.append(terms[-1] * a / k)
- *       return terms[-1] / sum(terms)
- *   def erlang_b_lgamma(c, a):           # log a^k/k! = k log a - lgamma(k+1), log-sum-exp
- *       la = math.log(a); logs = [k * la - math.lgamma(k + 1) for k in range(c + 1)]
- *       m = max(logs); s = math.fsum(math.exp(l - m) for l in logs)
- *       return math.exp(logs[-1] - m) / s
- *   def erlang_c_from_b(c, a, b): return c * b / (c - a * (1 - b))
- *   B(10,5) = 0.018384570336648132          B(100,80) = 0.003992028604553197
- *   B(1000,950) = 0.0036492936889424097     B(10000,9000) = 2.0916197944303886e-26 (lgamma)
- *   B(100000,100000) = 0.002518893423460888 (lgamma)
- *   B(16,20) = 0.29203347319926587          B(15,20) = 0.3299969274185329
- *   C(200,150) = 6.015192773541632e-05      C(1000,950) = 0.06825341537714143
+ * Reference values come from independent scripts run with /usr/bin/python3 (exact rational
+ * arithmetic with fractions.Fraction; numpy in log space for large m), whose output was typed
+ * in here:
  *
  * --- conv.py (closed networks and the repairman chain) ---------------------------------
  *   from fractions import Fraction as F
@@ -66,315 +49,19 @@
  *   f = [lf('multi', 1000., N, 1000), lf('multi', 1000., N, 1000), lf('queue', .5, N), lf('delay', 100., N)]
  *   G = f[0]; for x in f[1:]: G = lconv(G, x, N);   X = exp(G[N-1] - G[N])
  *   N = 2100: X = 0.987287989995942;  N = 3000: X = 0.998978138733162
+ * --- ref2.py (exact rationals with fractions.Fraction) -----------------------------------
+ *   LD station alpha(j) = 1/(1 + (j-1)/10), D = 1/4, with a queue D = 1/10 and Z = 5,
+ *     N = 20, convolution of exact rational factors: X = 2.317169612163964,
+ *     Q_ld = 8.10653943665269, U_ld = 1 - p(0) = 0.9520901309495273
+ *   Seidmann for 4 sources, Z = 2, one 2-server station S = 1: exact MVA on a queue of
+ *     demand 1/2 plus a delay 1/2: X = 1888/1569 = 1.2033142128744423
  */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
 #include "zvmperf/queue.h"
-
-/* No field is infinite or negative (NaN is allowed: it goes with an error status). */
-static int result_not_inf_or_negative(const zvp_station_result *r)
-{
-    const double v[] = {r->throughput_per_s, r->utilization, r->busy_servers, r->mean_in_system,
-                        r->mean_in_queue,    r->response_s,  r->wait_s,       r->pwait};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        if (isinf(v[i]) || v[i] < 0.0)
-            return 0;
-    return 1;
-}
-
-/* ---- Erlang B ----------------------------------------------------------------------------- */
-
-static void test_zvp_erlang_b_values(void)
-{
-    zvp_error e;
-    double b = -1.0;
-    /* Textbook: B(10, 5) = 0.018384 (Gross et al. 2008, Erlang loss tables); exact value
-     * from ref.py (fractions). */
-    CU_ASSERT_EQUAL(zvp_erlang_b(5.0, 10, &b, &e), ZVP_SUCCESS);
-    CU_ASSERT_DOUBLE_EQUAL(b, 0.018384, 1e-6); /* table value, 6 decimals */
-    ZVP_ASSERT_REL(b, 0.018384570336648132, 1e-13);
-    /* Closed forms: B(1, a) = a/(1+a); B(2, 1) = (1/2)/(1 + 1 + 1/2) = 1/5; B(0, a) = 1. */
-    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 1, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 0.5, 1e-15);
-    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 2, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 0.2, 1e-15);
-    CU_ASSERT_EQUAL(zvp_erlang_b(3.5, 0, &b, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(b, 1.0);
-    CU_ASSERT_EQUAL(zvp_erlang_b(0.0, 7, &b, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(b, 0.0);
-    /* ref.py: exact rationals for moderate c, lgamma sums for large c (where a^c/c!
-     * overflows a double from c ~ 170 on). */
-    CU_ASSERT_EQUAL(zvp_erlang_b(80.0, 100, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 0.003992028604553197, 1e-12);
-    CU_ASSERT_EQUAL(zvp_erlang_b(950.0, 1000, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 0.0036492936889424097, 1e-11);
-    CU_ASSERT_EQUAL(zvp_erlang_b(9000.0, 10000, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 2.0916197944303886e-26, 1e-8);
-    CU_ASSERT_EQUAL(zvp_erlang_b(100000.0, 100000, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(b, 0.002518893423460888, 1e-8);
-}
-
-static void test_zvp_erlang_b_invalid(void)
-{
-    zvp_error e;
-    double b = 0.0;
-    zvp_error_clear(&e);
-    CU_ASSERT_EQUAL(zvp_erlang_b(NAN, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
-    CU_ASSERT_EQUAL(e.status, ZVP_EINVAL);
-    CU_ASSERT_EQUAL(zvp_erlang_b(-1.0, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "offered_load") && zvp_test_msg_has(&e, "-1"));
-    CU_ASSERT_EQUAL(zvp_erlang_b(INFINITY, 3, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
-    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, ZVP_MAX_SERVERS + 1, &b, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "servers") && zvp_test_msg_has(&e, "10000001"));
-    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "blocking"));
-    CU_ASSERT_EQUAL(zvp_erlang_b(1.0, 3, NULL, NULL), ZVP_EINVAL); /* err may be NULL */
-}
-
-/* ---- Erlang C and M/M/c ------------------------------------------------------------------- */
-
-static void test_zvp_erlang_c_values(void)
-{
-    zvp_error e;
-    double c = -1.0;
-    /* Values given in the brief; confirmed by ref.py with exact rationals. */
-    CU_ASSERT_EQUAL(zvp_erlang_c(150.0, 200, &c, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(c, 6.015193e-05, 1e-6);
-    ZVP_ASSERT_REL(c, 6.015192773541632e-05, 1e-11);
-    CU_ASSERT_EQUAL(zvp_erlang_c(950.0, 1000, &c, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(c, 6.825342e-02, 1e-6);
-    ZVP_ASSERT_REL(c, 0.06825341537714143, 1e-11);
-    /* M/M/1: P(wait) = rho. */
-    CU_ASSERT_EQUAL(zvp_erlang_c(0.3, 1, &c, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(c, 0.3, 1e-15);
-    /* a >= c: no steady state. */
-    zvp_error_clear(&e);
-    CU_ASSERT_EQUAL(zvp_erlang_c(4.0, 4, &c, &e), ZVP_EUNSTABLE);
-    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated"));
-    CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 0, &c, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "servers"));
-    CU_ASSERT_EQUAL(zvp_erlang_c(NAN, 2, &c, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "offered_load"));
-    CU_ASSERT_EQUAL(zvp_erlang_c(1.0, 2, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "pwait"));
-}
-
-static void test_zvp_mmc_mm1_closed_form(void)
-{
-    /* M/M/1 closed forms (Gross et al. 2008, sec. 2.2): L = rho/(1-rho),
-     * Wq = lambda s^2/(1 - lambda s), R = s/(1 - rho), Lq = rho^2/(1-rho), P(wait) = rho. */
-    const double s = 0.004; /* service time, s */
-    const double rhos[] = {0.0, 0.1, 0.5, 0.9, 0.999, 0.999999};
-    for (size_t i = 0; i < sizeof rhos / sizeof rhos[0]; i++) {
-        const double rho = rhos[i], lambda = rho / s;
-        zvp_station_result r;
-        zvp_error e;
-        CU_ASSERT_EQUAL_FATAL(zvp_mmc(lambda, 1.0 / s, 1, &r, &e), ZVP_SUCCESS);
-        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_system, zvp_test_mm1_mean_in_system(rho),
-                               1e-9 * (1.0 + zvp_test_mm1_mean_in_system(rho)));
-        CU_ASSERT_DOUBLE_EQUAL(r.wait_s, lambda * s * s / (1.0 - lambda * s), 1e-9 * s / (1.0 - rho));
-        ZVP_ASSERT_REL(r.response_s, s / (1.0 - rho), 1e-9);
-        CU_ASSERT_DOUBLE_EQUAL(r.mean_in_queue, zvp_test_mm1_mean_in_queue(rho), 1e-9 / (1.0 - rho));
-        CU_ASSERT_DOUBLE_EQUAL(r.pwait, rho, 1e-15);
-        CU_ASSERT_DOUBLE_EQUAL(r.utilization, rho, 1e-15);
-        CU_ASSERT_DOUBLE_EQUAL(r.throughput_per_s, lambda, 1e-15 * lambda);
-    }
-}
-
-static void test_zvp_mmc_values(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    /* M/M/2 closed form (Gross et al. 2008, sec. 2.3 with c = 2): rho = lambda/(2 mu),
-     * L = 2 rho / (1 - rho^2), Lq = 2 rho^3 / (1 - rho^2), P(wait) = 2 rho^2 / (1 + rho). */
-    const double lambda = 1.5, mu = 1.0, rho = lambda / (2.0 * mu);
-    CU_ASSERT_EQUAL_FATAL(zvp_mmc(lambda, mu, 2, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.mean_in_system, 2.0 * rho / (1.0 - rho * rho), 1e-13);
-    ZVP_ASSERT_REL(r.mean_in_queue, 2.0 * rho * rho * rho / (1.0 - rho * rho), 1e-13);
-    ZVP_ASSERT_REL(r.pwait, 2.0 * rho * rho / (1.0 + rho), 1e-13);
-    ZVP_ASSERT_REL(r.utilization, rho, 1e-15);
-    ZVP_ASSERT_REL(r.busy_servers, lambda / mu, 1e-15);
-    /* Little's law L = lambda R and R = W + 1/mu. */
-    ZVP_ASSERT_REL(r.mean_in_system, lambda * r.response_s, 1e-13);
-    ZVP_ASSERT_REL(r.response_s, r.wait_s + 1.0 / mu, 1e-15);
-    /* 200 servers at 150 Erlangs: Wq = C/(c mu - lambda), C from ref.py. */
-    CU_ASSERT_EQUAL_FATAL(zvp_mmc(150.0, 1.0, 200, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.wait_s, 6.015192773541632e-05 / 50.0, 1e-11);
-    ZVP_ASSERT_REL(r.mean_in_system, 150.0 * 6.015192773541632e-05 / 50.0 + 150.0, 1e-13);
-}
-
-static void test_zvp_mmc_unstable(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    /* c = 2, lambda = 3, mu = 1: utilization 1.5. */
-    zvp_error_clear(&e);
-    CU_ASSERT_EQUAL(zvp_mmc(3.0, 1.0, 2, &r, &e), ZVP_EUNSTABLE);
-    CU_ASSERT_EQUAL(e.status, ZVP_EUNSTABLE);
-    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated") && zvp_test_msg_has(&e, "1.5"));
-    CU_ASSERT(result_not_inf_or_negative(&r));
-    /* M/M/1 with lambda = mu: utilization exactly 1. */
-    zvp_error_clear(&e);
-    CU_ASSERT_EQUAL(zvp_mmc(2.0, 2.0, 1, &r, &e), ZVP_EUNSTABLE);
-    CU_ASSERT(zvp_test_msg_has(&e, "utilization") && zvp_test_msg_has(&e, "saturated"));
-    CU_ASSERT(result_not_inf_or_negative(&r));
-    /* Just below saturation: finite, non-negative, and W = rho s/(1-rho). */
-    const double lambda = nextafter(1.0, 0.0);
-    CU_ASSERT_EQUAL(zvp_mmc(lambda, 1.0, 1, &r, &e), ZVP_SUCCESS);
-    CU_ASSERT(isfinite(r.wait_s) && r.wait_s > 0.0 && result_not_inf_or_negative(&r));
-    ZVP_ASSERT_REL(r.wait_s, lambda / (1.0 - lambda), 1e-12);
-}
-
-static void test_zvp_mmc_invalid(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    CU_ASSERT_EQUAL(zvp_mmc(NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "arrival_rate_per_s"));
-    CU_ASSERT(result_not_inf_or_negative(&r));
-    CU_ASSERT_EQUAL(zvp_mmc(-0.5, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "arrival_rate_per_s") && zvp_test_msg_has(&e, "-0.5"));
-    CU_ASSERT_EQUAL(zvp_mmc(0.5, 0.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "service_rate_per_s"));
-    CU_ASSERT_EQUAL(zvp_mmc(0.5, INFINITY, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "service_rate_per_s"));
-    CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 0, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "servers") && zvp_test_msg_has(&e, "[1, 10000000]"));
-    CU_ASSERT_EQUAL(zvp_mmc(0.5, 1.0, 1, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "out"));
-}
-
-/* ---- Finite source (repairman) ------------------------------------------------------------ */
-
-static void test_zvp_repairman_c1_erlang_b(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    double b;
-    /* MODELS.md 1.2: p_0 = ErlangB(N, Z/S); N = 16, Z/S = 20: B(16, 20) from ref.py
-     * (fractions). U = 1 - p_0, X = U/S; pwait = U with N - 1 sources = 1 - B(15, 20). */
-    const double s = 0.5, z = 10.0;
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(16, z, s, 1, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(1.0 - r.utilization, 0.29203347319926587, 1e-13);
-    ZVP_ASSERT_REL(r.throughput_per_s, (1.0 - 0.29203347319926587) / s, 1e-13);
-    ZVP_ASSERT_REL(r.pwait, 1.0 - 0.3299969274185329, 1e-13);
-    ZVP_ASSERT_REL(16.0, r.throughput_per_s * (z + r.response_s), 1e-13); /* Little */
-    /* N = 1e5 sources at Z/S = 1e5: B(1e5, 1e5) from ref.py (lgamma sums). */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(100000, 1e5, 1.0, 1, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(1.0 - r.utilization, 0.002518893423460888, 1e-8);
-    /* N = 1e7 at Z/S = 1e7 against the (independent) Erlang B recurrence. */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(10000000, 2e7, 2.0, 1, &r, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_erlang_b(1e7, 10000000, &b, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(1.0 - r.utilization, b, 1e-8);
-    ZVP_ASSERT_REL(r.throughput_per_s, (1.0 - b) / 2.0, 1e-10);
-}
-
-static void test_zvp_repairman_exact_small(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    /* 4 sources, think 2 s, 2 servers, service 1 s. By hand: p_k ∝ 1, 2, 3/2, 3/4, 3/16
-     * (sum 87/16), X = sum min(k,2) p_k / S = (2 + 3 + 3/2 + 3/8) * 16/87 = 110/87. */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(4, 2.0, 1.0, 2, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 110.0 / 87.0, 1e-14);
-    ZVP_ASSERT_REL(r.utilization, 110.0 / 87.0 * 1.0 / 2.0, 1e-14);
-    /* L = sum k p_k = (2 + 3 + 9/4 + 3/4) * 16/87 = 128/87. */
-    ZVP_ASSERT_REL(r.mean_in_system, 128.0 / 87.0, 1e-14);
-    /* N = 30, c = 3, Z = 10, S = 1 from conv.py repair() (exact rationals). */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(30, 10.0, 1.0, 3, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 2.539219396938468, 1e-13);
-    ZVP_ASSERT_REL(r.mean_in_system, 4.6078060306153219, 1e-13);
-    ZVP_ASSERT_REL(r.mean_in_queue, 2.0685866336768544, 1e-13);
-    ZVP_ASSERT_REL(r.wait_s, 0.81465454941425908, 1e-13);
-    ZVP_ASSERT_REL(r.response_s, 1.81465454941425908, 1e-13);
-    ZVP_ASSERT_REL(r.pwait, 0.67540111880140441, 1e-13);
-    /* One source never waits: X = 1/(Z + S). */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(1, 3.0, 1.0, 1, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 0.25, 1e-15);
-    CU_ASSERT_EQUAL(r.pwait, 0.0);
-    CU_ASSERT_EQUAL(r.wait_s, 0.0);
-}
-
-static void test_zvp_repairman_saturated(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    /* 200 sources on 8 servers, Z = 1e-3 S: every server is busy all the time, X -> 8/S
-     * (P(k < 8) is below 1e-300 here), Little's law N = X (Z + R). */
-    const double s = 0.25, z = 2.5e-4;
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(200, z, s, 8, &r, &e), ZVP_SUCCESS);
-    CU_ASSERT(isfinite(r.throughput_per_s) && isfinite(r.response_s) && isfinite(r.wait_s));
-    ZVP_ASSERT_REL(r.throughput_per_s, 8.0 / s, 1e-12);
-    ZVP_ASSERT_REL(r.utilization, 1.0, 1e-12);
-    ZVP_ASSERT_REL(200.0, r.throughput_per_s * (z + r.response_s), 1e-12);
-    ZVP_ASSERT_REL(r.pwait, 1.0, 1e-12);
-    /* Limit Z = 0: X = min(N, c)/S, L = N, R = N S / c. */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(200, 0.0, s, 8, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 8.0 / s, 1e-15);
-    ZVP_ASSERT_REL(r.mean_in_system, 200.0, 1e-15);
-    ZVP_ASSERT_REL(r.response_s, 200.0 * s / 8.0, 1e-15);
-    CU_ASSERT_EQUAL(r.pwait, 1.0);
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(5, 0.0, s, 8, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 5.0 / s, 1e-15);
-    CU_ASSERT_EQUAL(r.wait_s, 0.0);
-    CU_ASSERT_EQUAL(r.pwait, 0.0);
-    /* N = 0: nothing flows. */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(0, 1.0, s, 8, &r, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(r.throughput_per_s, 0.0);
-    CU_ASSERT_EQUAL(r.mean_in_system, 0.0);
-}
-
-static void test_zvp_repairman_large(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    /* N = 1e8 sources (the maximum), 1e6 servers, at the knee N/(Z + S) = c/S = 1e6.
-     * Reference: an independent birth-death sum in log space at 40 digits (/usr/bin/python3
-     * with mpmath, mp.dps = 40): log p_k - log p_{k-1} = log((N - k + 1) S / (Z min(k, c))),
-     * accumulated in mpf from the mode k = c up and down until 120 below it (169481 terms,
-     * k in [984624, 1154104]), X = sum min(k, c) p_k / (S sum p_k), L = sum k p_k / sum p_k:
-     *   X = 999927.8303627721719127839, L = 1007144.79408555498063439,
-     *   R = N/X - Z = 1.007217484606028523233851. */
-    const double n = 1e8, z = 99.0, s = 1.0;
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(100000000UL, z, s, 1000000, &r, &e), ZVP_SUCCESS);
-    CU_ASSERT(isfinite(r.throughput_per_s) && isfinite(r.response_s));
-    CU_ASSERT(r.throughput_per_s <= fmin(n / (z + s), 1e6 / s) * (1.0 + 1e-12));
-    ZVP_ASSERT_REL(r.throughput_per_s, 999927.8303627721719127839, 1e-10);
-    ZVP_ASSERT_REL(r.utilization, 0.9999278303627721719127839, 1e-10);
-    ZVP_ASSERT_REL(r.mean_in_system, 1007144.79408555498063439, 1e-10);
-    ZVP_ASSERT_REL(r.response_s, 1.007217484606028523233851, 1e-9);
-    ZVP_ASSERT_REL(n, r.throughput_per_s * (z + r.response_s), 1e-9);
-    CU_ASSERT(r.pwait >= 0.0 && r.pwait <= 1.0);
-    /* Extreme light load: X = N/(Z + S) to first order, no underflow to 0. */
-    CU_ASSERT_EQUAL_FATAL(zvp_repairman(1000, 1e300, 1e-300, 1, &r, &e), ZVP_SUCCESS);
-    ZVP_ASSERT_REL(r.throughput_per_s, 1000.0 / 1e300, 1e-12);
-    CU_ASSERT_EQUAL(r.pwait, 0.0);
-    CU_ASSERT(r.mean_in_system >= 0.0 && r.wait_s >= 0.0);
-}
-
-static void test_zvp_repairman_invalid(void)
-{
-    zvp_station_result r;
-    zvp_error e;
-    CU_ASSERT_EQUAL(zvp_repairman(ZVP_MAX_CUSTOMERS + 1, 1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "sources") && zvp_test_msg_has(&e, "100000001"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, NAN, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "think_s"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, -1.0, 1.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "think_s") && zvp_test_msg_has(&e, "-1"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 0.0, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "service_s"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, INFINITY, 1, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "service_s"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 0, &r, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "servers"));
-    CU_ASSERT_EQUAL(zvp_repairman(4, 1.0, 1.0, 1, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(zvp_test_msg_has(&e, "out"));
-}
 
 /* ---- MVA ---------------------------------------------------------------------------------- */
 
@@ -512,7 +199,7 @@ static void test_zvp_mva_replicas(void)
 static void test_zvp_mva_large(void)
 {
     /* N = 1e5 customers, 100 stations: asymptotic bounds X <= min(N/(Z + D), 1/D_max)
-     * (QSP ch. 5; MODELS.md 4.1) and X -> 1/D_max far beyond N* = (D + Z)/D_max. */
+     * (QSP ch. 5; src/queue/README.md, exact MVA) and X -> 1/D_max far beyond N* = (D + Z)/D_max. */
     enum { K = 100 };
     const unsigned long n = 100000;
     zvp_station st[K];
@@ -548,7 +235,7 @@ static void test_zvp_mva_large(void)
 static void test_zvp_mva_multi_near_saturation(void)
 {
     /* m = 8 servers of demand 1 s (capacity 8/s), Z = 240 s: N* = (Z + D) m / D = 1928.
-     * The utilization-law closure of p(0|n) (MODELS.md 4.3) is unstable here: it gives
+     * The utilization-law closure of p(0|n) (src/queue/README.md, m-server stations) is unstable here: it gives
      * X(2000) = 7.49 (even with 60-digit arithmetic) against the exact 7.98. Checked
      * against the repairman chain (exact, independent algorithm); the marginals p(j|N) are
      * read from the documented scratch layout (q[1], r[1], p(0..7|N), ...) and must satisfy
@@ -738,24 +425,111 @@ static void test_zvp_mva_invalid(void)
     CU_ASSERT(isnan(o.res.throughput_per_s)); /* errors never leave a stale number */
 }
 
-int zvp_test_register_queue(void)
+/* ---- Multi-server / load-dependent --------------------------------------------------------- */
+
+static void test_multiserver_exact_vs_seidmann(void)
 {
-    CU_pSuite s = CU_add_suite("queue", NULL, NULL);
+    /* 4 sources, Z = 2, one 2-server station S = 1: X = 110/87 exactly (birth-death chain,
+     * by hand in test_queue.c), per-server U = X S/2. Seidmann: 1888/1569 (ref2.py). */
+    zvp_station m2 = zvp_test_station(2, 2, 1, 1.0);
+    /* res arrays hold n_stations entries: 2 for the sd network below. */
+    double r[2], q[2], u[2];
+    zvp_mva_result res = {0, 0, r, q, u};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&m2, 1, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-14);
+    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-14);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(&m2, 1, NULL, 2.0, 4, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 110.0 / 87.0, 1e-13);
+    ZVP_ASSERT_REL(u[0], 110.0 / 87.0 / 2.0, 1e-13);
+    zvp_station sd[2] = {zvp_test_station(0, 0, 1, 0.5), zvp_test_station(1, 0, 1, 0.5)};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(sd, 2, 2.0, 4, &res, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 1888.0 / 1569.0, 1e-14);
+    CU_ASSERT(fabs(res.throughput_per_s - 110.0 / 87.0) > 0.05); /* it IS different */
+}
+
+static void test_ld_general(void)
+{
+    zvp_error e;
+    /* Lock-like rate function, ref2.py (exact rationals). */
+    enum { N = 20 };
+    double alpha[N + 1];
+    for (int j = 1; j <= N; j++)
+        alpha[j] = 1.0 / (1.0 + 0.1 * (j - 1));
+    alpha[0] = 0.0;
+    const double *al[2] = {alpha, NULL};
+    zvp_station st[2] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 0.25), zvp_test_station(0, 0, 1, 0.1)};
+    double r[2], q[2], u[2];
+    zvp_mva_result res = {0, 0, r, q, u};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(st, 2, al, 5.0, N, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 2.317169612163964, 1e-12);
+    ZVP_ASSERT_REL(q[0], 8.10653943665269, 1e-12);
+    ZVP_ASSERT_REL(u[0], 0.9520901309495273, 1e-12);
+    ZVP_ASSERT_REL((double)N, res.throughput_per_s * (5.0 + res.response_s), 1e-12);
+    /* alpha = 1 is a queue, alpha = j a delay: compare with zvp_mva_exact */
+    double one[101], jj[101];
+    for (int j = 0; j <= 100; j++) {
+        one[j] = 1.0;
+        jj[j] = j;
+    }
+    const double *al2[3] = {one, jj, NULL};
+    zvp_station a[3] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 0.3), zvp_test_station(ZVP_STATION_LD, 0, 1, 0.7),
+                        zvp_test_station(0, 0, 2, 0.2)};
+    zvp_station b[3] = {zvp_test_station(0, 0, 1, 0.3), zvp_test_station(1, 0, 1, 0.7), zvp_test_station(0, 0, 2, 0.2)};
+    double r2[3], q2[3], u2[3], r3[3], q3[3], u3[3];
+    zvp_mva_result ra = {0, 0, r2, q2, u2}, rb = {0, 0, r3, q3, u3};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(b, 3, 1.0, 100, &rb, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(ra.throughput_per_s, rb.throughput_per_s, 1e-11);
+    for (int k = 0; k < 3; k++)
+        ZVP_ASSERT_REL(q2[k], q3[k], 1e-9);
+    /* bad alpha */
+    one[7] = 0.0;
+    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, al2, 1.0, 100, &ra, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "alpha[0][7]"));
+    CU_ASSERT_EQUAL(zvp_mva_ld(a, 3, NULL, 1.0, 100, &ra, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "alpha[0] = NULL"));
+    CU_ASSERT_EQUAL(zvp_mva_exact(a, 3, 1.0, 100, &ra, NULL, &e), ZVP_EINVAL);
+}
+
+static void test_ld_near_saturation(void)
+{
+    /* A multi-server station at utilization 0.999 in a closed network: 8 servers, D = 1,
+     * Z = 240, N = 2000 (mva.c's stable formulation vs the log-space convolution, two
+     * independent algorithms), and as an LD station with alpha = min(j, 8). */
+    enum { N = 2000 };
+    static double alpha[N + 1];
+    for (int j = 1; j <= N; j++)
+        alpha[j] = j < 8 ? j : 8;
+    const double *al[2] = {alpha, NULL};
+    zvp_station multi[2] = {zvp_test_station(2, 8, 1, 1.0), zvp_test_station(0, 0, 1, 0.01)};
+    zvp_station ld[2] = {zvp_test_station(ZVP_STATION_LD, 0, 1, 1.0), zvp_test_station(0, 0, 1, 0.01)};
+    double r[2], q[2], u[2], r2[2], q2[2], u2[2], r3[2], q3[2], u3[2];
+    zvp_mva_result a = {0, 0, r, q, u}, b = {0, 0, r2, q2, u2}, c = {0, 0, r3, q3, u3};
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(multi, 2, 240.0, N, &a, NULL, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(multi, 2, NULL, 240.0, N, &b, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(ld, 2, al, 240.0, N, &c, &e), ZVP_SUCCESS);
+    /* Exact product form by convolution in rationals (/usr/bin/python3, fractions.Fraction,
+     * Dq = 1/100): g(n) = Z^n/n!, then g(n) += Dq g(n-1) for the queue, f(j) = D^j /
+     * prod_{i<=j} min(i, 8), G(N) = sum_j f(j) g(N - j): X = G(N-1)/G(N) = 7.982507882795783,
+     * U = X D / 8 = 0.9978134853494729. */
+    ZVP_ASSERT_REL(a.throughput_per_s, 7.982507882795783, 1e-10);
+    ZVP_ASSERT_REL(u[0], 0.9978134853494729, 1e-10);
+    ZVP_ASSERT_REL(u2[0], 0.9978134853494729, 1e-10);
+    ZVP_ASSERT_REL(b.throughput_per_s, a.throughput_per_s, 1e-10);
+    ZVP_ASSERT_REL(c.throughput_per_s, a.throughput_per_s, 1e-10);
+    ZVP_ASSERT_REL(q2[0], q[0], 1e-8);
+    ZVP_ASSERT_REL(q3[0], q[0], 1e-8);
+    CU_ASSERT(q[0] >= 0.0 && q2[0] >= 0.0 && r2[0] >= 1.0);
+}
+
+int zvp_test_register_mva(void)
+{
+    CU_pSuite s = CU_add_suite("mva", NULL, NULL);
     if (!s)
         return (int)CU_get_error();
-    if (!CU_add_test(s, "erlang_b_values", test_zvp_erlang_b_values) ||
-        !CU_add_test(s, "erlang_b_invalid", test_zvp_erlang_b_invalid) ||
-        !CU_add_test(s, "erlang_c_values", test_zvp_erlang_c_values) ||
-        !CU_add_test(s, "mmc_mm1_closed_form", test_zvp_mmc_mm1_closed_form) ||
-        !CU_add_test(s, "mmc_values", test_zvp_mmc_values) ||
-        !CU_add_test(s, "mmc_unstable", test_zvp_mmc_unstable) ||
-        !CU_add_test(s, "mmc_invalid", test_zvp_mmc_invalid) ||
-        !CU_add_test(s, "repairman_c1_erlang_b", test_zvp_repairman_c1_erlang_b) ||
-        !CU_add_test(s, "repairman_exact_small", test_zvp_repairman_exact_small) ||
-        !CU_add_test(s, "repairman_saturated", test_zvp_repairman_saturated) ||
-        !CU_add_test(s, "repairman_large", test_zvp_repairman_large) ||
-        !CU_add_test(s, "repairman_invalid", test_zvp_repairman_invalid) ||
-        !CU_add_test(s, "mva_single_customer", test_zvp_mva_single_customer) ||
+    if (!CU_add_test(s, "mva_single_customer", test_zvp_mva_single_customer) ||
         !CU_add_test(s, "mva_vs_repairman", test_zvp_mva_vs_repairman) ||
         !CU_add_test(s, "mva_multi_exact_small", test_zvp_mva_multi_exact_small) ||
         !CU_add_test(s, "mva_multi_m1_equals_queue", test_zvp_mva_multi_m1_equals_queue) ||
@@ -766,7 +540,10 @@ int zvp_test_register_queue(void)
         !CU_add_test(s, "mva_two_multi", test_zvp_mva_two_multi) ||
         !CU_add_test(s, "mva_many_servers", test_zvp_mva_many_servers) ||
         !CU_add_test(s, "mva_edge_cases", test_zvp_mva_edge_cases) ||
-        !CU_add_test(s, "mva_invalid", test_zvp_mva_invalid))
+        !CU_add_test(s, "mva_invalid", test_zvp_mva_invalid) ||
+        !CU_add_test(s, "multiserver_exact_vs_seidmann", test_multiserver_exact_vs_seidmann) ||
+        !CU_add_test(s, "ld_general", test_ld_general) ||
+        !CU_add_test(s, "ld_near_saturation", test_ld_near_saturation))
         return (int)CU_get_error();
     return 0;
 }

@@ -1,5 +1,6 @@
-/* tests/test_sweep.c - axis parsing, sweeps of the "mmc" model into HDF5, read back with
- * the HDF5 API; determinism across thread counts and block sizes; error paths.
+/* tests/test_sweep_h5.c - sweeps of the "mmc" model into HDF5 (zvp_sweep_run), read back
+ * with the HDF5 API; determinism across thread counts and block sizes; the datasets equal
+ * zvp_eval_grid's arrays; error paths.
  * Expected values: M/M/1 closed forms (rho = lambda/mu, L = rho/(1-rho),
  * R = 1/(mu-lambda), Lq = rho^2/(1-rho)), computed here, not by the library. */
 #include <stdint.h>
@@ -18,147 +19,6 @@ static const char *tmp_path(char *buf, size_t size, const char *name)
 {
     snprintf(buf, size, "%s/%s_%ld.h5", ZVP_TEST_TMPDIR, name, (long)getpid());
     return buf;
-}
-
-/* ---- zvp_axis_parse ----------------------------------------------------------------- */
-
-static void test_zvp_axis_parse_range(void)
-{
-    zvp_error err;
-    char *name = NULL;
-    double *v = NULL;
-    size_t n = 0, i;
-
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("storage_gb=256:4096:64", &name, &v, &n, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL(name, "storage_gb");
-    CU_ASSERT_EQUAL(n, 61); /* (4096 - 256) / 64 + 1 */
-    for (i = 0; i < n; i++)
-        CU_ASSERT_EQUAL(v[i], 256.0 + 64.0 * (double)i);
-    free(name);
-    free(v);
-
-    /* 0:1:0.1 -> 11 values, each LO + i*STEP (not accumulated), HI included */
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse(" x = 0:1:0.1 ", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL(name, "x");
-    CU_ASSERT_EQUAL_FATAL(n, 11);
-    for (i = 0; i + 1 < n; i++)
-        CU_ASSERT_EQUAL(v[i], (double)i * 0.1);
-    CU_ASSERT_EQUAL(v[10], 1.0);
-    free(name);
-    free(v);
-
-    /* (0.3 - 0) / 0.1 = 2.9999999999999996 in binary: HI is still included (tolerance),
-     * and the last value is HI itself, not 3 * 0.1 = 0.30000000000000004 */
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("x=0:0.3:0.1", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(n, 4);
-    CU_ASSERT_EQUAL(v[1], 0.1);
-    CU_ASSERT_EQUAL(v[3], 0.3);
-    free(name);
-    free(v);
-
-    /* HI not on the grid: stop below it */
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("x=1:2:0.3", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(n, 4); /* 1, 1.3, 1.6, 1.9 */
-    CU_ASSERT_EQUAL(v[3], 1.0 + 3.0 * 0.3);
-    free(name);
-    free(v);
-
-    /* LO == HI: one value */
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("cpus=16:16:4", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_EQUAL(v[0], 16.0);
-    free(name);
-    free(v);
-}
-
-static void test_zvp_axis_parse_list(void)
-{
-    zvp_error err;
-    char *name = NULL;
-    double *v = NULL;
-    size_t n = 0;
-
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("servers=1,2,4,-0.5e1", &name, &v, &n, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL(name, "servers");
-    CU_ASSERT_EQUAL_FATAL(n, 4);
-    CU_ASSERT_EQUAL(v[0], 1.0);
-    CU_ASSERT_EQUAL(v[1], 2.0);
-    CU_ASSERT_EQUAL(v[2], 4.0);
-    CU_ASSERT_EQUAL(v[3], -5.0);
-    free(name);
-    free(v);
-
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("think_s = 2.5", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_STRING_EQUAL(name, "think_s");
-    CU_ASSERT_EQUAL_FATAL(n, 1);
-    CU_ASSERT_EQUAL(v[0], 2.5);
-    free(name);
-    free(v);
-
-    CU_ASSERT_EQUAL_FATAL(zvp_axis_parse("a = 3 , 1 ", &name, &v, &n, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_EQUAL(v[0], 3.0);
-    CU_ASSERT_EQUAL(v[1], 1.0);
-    free(name);
-    free(v);
-}
-
-static void check_axis_error(const char *spec, int expected)
-{
-    zvp_error err;
-    char *name = (char *)1;
-    double *v = (double *)1;
-    size_t n = 7;
-    int rc;
-    zvp_error_clear(&err);
-    rc = zvp_axis_parse(spec, &name, &v, &n, &err);
-    CU_ASSERT_EQUAL(rc, expected);
-    CU_ASSERT_EQUAL(err.status, expected);
-    CU_ASSERT_PTR_NULL(name);
-    CU_ASSERT_PTR_NULL(v);
-    CU_ASSERT_EQUAL(n, 0);
-    /* the message quotes the text */
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, spec));
-    if (rc != expected)
-        fprintf(stderr, "\n  axis \"%s\": got %d (%s)\n", spec, rc, err.message);
-}
-
-static void test_zvp_axis_parse_errors(void)
-{
-    zvp_error err;
-    char *name;
-    double *v;
-    size_t n;
-    /* malformed */
-    check_axis_error("storage_gb", ZVP_EPARSE);
-    check_axis_error("=1", ZVP_EPARSE);
-    check_axis_error("1x=1", ZVP_EPARSE);
-    check_axis_error("a b=1", ZVP_EPARSE);
-    check_axis_error("x=", ZVP_EPARSE);
-    check_axis_error("x=1,,2", ZVP_EPARSE);
-    check_axis_error("x=1,2,", ZVP_EPARSE);
-    check_axis_error("x=abc", ZVP_EPARSE);
-    check_axis_error("x=1.5GB", ZVP_EPARSE);
-    check_axis_error("x=1:2", ZVP_EPARSE);
-    check_axis_error("x=1:2:3:4", ZVP_EPARSE);
-    check_axis_error("x=1:2:", ZVP_EPARSE);
-    check_axis_error("x=1:2:0.5,3", ZVP_EPARSE);
-    check_axis_error("x=1:two:1", ZVP_EPARSE);
-    /* invalid values */
-    check_axis_error("x=0:1:0", ZVP_EINVAL);
-    check_axis_error("x=0:1:-0.1", ZVP_EINVAL);
-    check_axis_error("x=1:0:0.1", ZVP_EINVAL);
-    check_axis_error("x=inf", ZVP_EINVAL);
-    check_axis_error("x=1,nan", ZVP_EINVAL);
-    check_axis_error("x=0:1e999:1", ZVP_EINVAL);
-    check_axis_error("x=0:-inf:1", ZVP_EINVAL);
-    check_axis_error("x=0:1e10:1", ZVP_EINVAL); /* 10^10 + 1 values */
-    check_axis_error("x=0:1:1e-300", ZVP_EINVAL);
-    /* NULL arguments */
-    CU_ASSERT_EQUAL(zvp_axis_parse(NULL, &name, &v, &n, &err), ZVP_EINVAL);
-    CU_ASSERT_EQUAL(zvp_axis_parse("x=1", NULL, &v, &n, NULL), ZVP_EINVAL);
 }
 
 static void test_zvp_sweep_options_init(void)
@@ -232,6 +92,67 @@ static int attr_string_equals(hid_t loc, const char *obj, const char *name, cons
     return ok;
 }
 
+/* The 2 x 6 datasets of test_zvp_sweep_mmc: every output (shape, units, description,
+ * scales ax[] attached, chunked and deflated) and /status (uint8, same shape and scales,
+ * codes described). */
+static void check_mmc_datasets(hid_t file, const zvp_model *m, const hid_t *ax)
+{
+    hid_t ds, sp;
+    hsize_t dims[2];
+    int rank;
+    size_t k;
+
+    /* every output: shape, units, description, scales attached, chunked and deflated */
+    for (k = 0; k < m->n_outputs; k++) {
+        char p[128];
+        hid_t dcpl;
+        int nf, f, deflated = 0;
+        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
+        ds = H5Dopen2(file, p, H5P_DEFAULT);
+        CU_ASSERT_FATAL(ds >= 0);
+        CU_ASSERT(attr_string_equals(file, p, "units", m->outputs[k].unit));
+        CU_ASSERT(attr_string_equals(file, p, "description", NULL));
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+        CU_ASSERT(H5DSis_attached(ds, ax[0], 1) == 0);
+        dcpl = H5Dget_create_plist(ds);
+        CU_ASSERT(H5Pget_layout(dcpl) == H5D_CHUNKED);
+        nf = H5Pget_nfilters(dcpl);
+        for (f = 0; f < nf; f++) {
+            unsigned flags, cd[8];
+            size_t ncd = 8;
+            if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &ncd, cd, 0, NULL, NULL) ==
+                H5Z_FILTER_DEFLATE)
+                deflated = 1;
+        }
+        CU_ASSERT(deflated);
+        H5Pclose(dcpl);
+        sp = H5Dget_space(ds);
+        rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+        CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+        H5Sclose(sp);
+        H5Dclose(ds);
+    }
+
+    /* /status: uint8 [2][6], scales attached, codes described */
+    ds = H5Dopen2(file, "/status", H5P_DEFAULT);
+    CU_ASSERT_FATAL(ds >= 0);
+    {
+        hid_t t = H5Dget_type(ds);
+        CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1 &&
+                  H5Tget_sign(t) == H5T_SGN_NONE);
+        H5Tclose(t);
+    }
+    sp = H5Dget_space(ds);
+    rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+    CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
+    H5Sclose(sp);
+    CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
+    CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
+    CU_ASSERT(attr_string_equals(file, "/status", "codes", NULL));
+    H5Dclose(ds);
+}
+
 /* servers = {1.5, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
  * servers = 1.5 is not a whole number of servers -> invalid; with one server,
  * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. */
@@ -247,12 +168,10 @@ static void test_zvp_sweep_mmc(void)
     zvp_model_file *mf = mmc_file(mu);
     const zvp_model *m;
     zvp_error err;
-    hid_t file, ds, sp, ax[2];
+    hid_t file, ax[2];
     double L[12], R[12], U[12], Lq[12], v;
     uint8_t st[12];
-    hsize_t dims[2];
-    int i, rank;
-    size_t k;
+    int i;
     char *created;
     ssize_t open_ids;
 
@@ -320,55 +239,7 @@ static void test_zvp_sweep_mmc(void)
         CU_ASSERT(memcmp(a, arrival, sizeof a) == 0);
     }
 
-    /* every output: shape, units, description, scales attached, chunked and deflated */
-    for (k = 0; k < m->n_outputs; k++) {
-        char p[128];
-        hid_t dcpl;
-        int nf, f, deflated = 0;
-        snprintf(p, sizeof p, "/outputs/%s", m->outputs[k].name);
-        ds = H5Dopen2(file, p, H5P_DEFAULT);
-        CU_ASSERT_FATAL(ds >= 0);
-        CU_ASSERT(attr_string_equals(file, p, "units", m->outputs[k].unit));
-        CU_ASSERT(attr_string_equals(file, p, "description", NULL));
-        CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
-        CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
-        CU_ASSERT(H5DSis_attached(ds, ax[0], 1) == 0);
-        dcpl = H5Dget_create_plist(ds);
-        CU_ASSERT(H5Pget_layout(dcpl) == H5D_CHUNKED);
-        nf = H5Pget_nfilters(dcpl);
-        for (f = 0; f < nf; f++) {
-            unsigned flags, cd[8];
-            size_t ncd = 8;
-            if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &ncd, cd, 0, NULL, NULL) ==
-                H5Z_FILTER_DEFLATE)
-                deflated = 1;
-        }
-        CU_ASSERT(deflated);
-        H5Pclose(dcpl);
-        sp = H5Dget_space(ds);
-        rank = H5Sget_simple_extent_dims(sp, dims, NULL);
-        CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
-        H5Sclose(sp);
-        H5Dclose(ds);
-    }
-
-    /* /status: uint8 [2][6], scales attached, codes described */
-    ds = H5Dopen2(file, "/status", H5P_DEFAULT);
-    CU_ASSERT_FATAL(ds >= 0);
-    {
-        hid_t t = H5Dget_type(ds);
-        CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1 &&
-                  H5Tget_sign(t) == H5T_SGN_NONE);
-        H5Tclose(t);
-    }
-    sp = H5Dget_space(ds);
-    rank = H5Sget_simple_extent_dims(sp, dims, NULL);
-    CU_ASSERT(rank == 2 && dims[0] == 2 && dims[1] == 6);
-    H5Sclose(sp);
-    CU_ASSERT(H5DSis_attached(ds, ax[0], 0) > 0);
-    CU_ASSERT(H5DSis_attached(ds, ax[1], 1) > 0);
-    CU_ASSERT(attr_string_equals(file, "/status", "codes", NULL));
-    H5Dclose(ds);
+    check_mmc_datasets(file, m, ax);
     H5Dclose(ax[0]);
     H5Dclose(ax[1]);
 
@@ -428,7 +299,7 @@ static unsigned char *read_all(const char *path, const zvp_model *m, size_t poin
 /* The same 3-axis sweep of 3 x 5 x 5000 = 75000 points, with 1, 2 and 3 threads and two
  * block sizes, gives the same bytes; every point equals a direct evaluation at that grid
  * point (row-major order).
- * Blocks (src/sweep.c, sweep.h): block_points below 65536 are raised to 65536, so a grid
+ * Blocks (src/sweep/README.md): block_points below 65536 are raised to 65536, so a grid
  * must have more than 65536 points to be cut at all. Here the trailing product of the
  * last two axes is 5 x 5000 = 25000 points, so
  *   block_points = 65536  -> split axis 0, floor(65536 / 25000) = 2 server indices per
@@ -615,17 +486,84 @@ static void test_zvp_sweep_errors(void)
     zvp_model_file_free(mf);
 }
 
-int zvp_test_register_sweep(void)
+
+/* A sweep's /outputs and /status hold exactly zvp_eval_grid's arrays for the same grid
+ * (read_all's buffer is output-major like them): servers {1, 1.5, 2} (1.5 invalid) x
+ * mu {0.5, 1} x lambda 0.0001 .. 3 (stable and unstable points), 3 x 2 x 30000 = 180000
+ * points. The sweep cuts it into three blocks of 2 x 30000 points (the trailing product
+ * 60000 fits in the default 65536, floor(65536 / 60000) = 1 server index per block) and
+ * evaluates them with 2 threads; zvp_eval_grid runs the whole grid at once on 1 thread. */
+static void test_zvp_sweep_equals_eval_grid(void)
 {
-    CU_pSuite s = CU_add_suite("sweep", NULL, NULL);
+    enum { N_S = 3, N_MU = 2, N_A = 30000 };
+    const double servers[N_S] = {1, 1.5, 2}, mu[N_MU] = {0.5, 1};
+    double *arrival = malloc(N_A * sizeof(double)), *out = NULL, *fixed;
+    const size_t points = (size_t)N_S * N_MU * N_A;
+    zvp_model_file *mf = mmc_file(1.0);
+    const zvp_model *m;
+    zvp_sweep_options opt;
+    zvp_sweep_summary sum;
+    zvp_axis axes[3];
+    zvp_error err;
+    uint8_t *st = malloc(points);
+    unsigned char *file_bytes;
+    size_t len = 0, i, per = points * sizeof(double), n_invalid = 0;
+    char path[256];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arrival);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    m = zvp_model_file_model(mf);
+    fixed = zvp_model_file_params(mf);
+    out = malloc(per * m->n_outputs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (i = 0; i < N_A; i++)
+        arrival[i] = 0.0001 * (double)(i + 1);
+    axes[0].name = "servers";
+    axes[0].values = servers;
+    axes[0].n_values = N_S;
+    axes[1].name = "service_rate_per_s";
+    axes[1].values = mu;
+    axes[1].n_values = N_MU;
+    axes[2].name = "arrival_rate_per_s";
+    axes[2].values = arrival;
+    axes[2].n_values = N_A;
+    zvp_sweep_options_init(&opt);
+    opt.threads = 2;
+    tmp_path(path, sizeof path, "sweep_eq_grid");
+    zvp_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(zvp_sweep_run(mf, axes, 3, path, &opt, &sum, &err), ZVP_SUCCESS);
+    file_bytes = read_all(path, m, points, &len);
+    remove(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(file_bytes);
+    CU_ASSERT_EQUAL_FATAL(len, per * m->n_outputs + points);
+
+    CU_ASSERT_EQUAL_FATAL(zvp_eval_grid(m, fixed, axes, 3, 0, points, out, st, 1, &err),
+                          ZVP_SUCCESS);
+    CU_ASSERT(memcmp(file_bytes, out, per * m->n_outputs) == 0);
+    CU_ASSERT(memcmp(file_bytes + per * m->n_outputs, st, points) == 0);
+    for (i = 0; i < points; i++)
+        n_invalid += st[i] == ZVP_POINT_INVALID;
+    CU_ASSERT_EQUAL(n_invalid, (size_t)N_MU * N_A); /* servers = 1.5: a third of the grid */
+    CU_ASSERT_EQUAL(sum.invalid, n_invalid);
+    CU_ASSERT(sum.ok > 0 && sum.unstable > 0);
+    CU_ASSERT_EQUAL(sum.ok + sum.unstable + sum.invalid, points);
+    free(file_bytes);
+    free(out);
+    free(st);
+    free(arrival);
+    zvp_model_file_free(mf);
+}
+
+int zvp_test_register_sweep_h5(void)
+{
+    CU_pSuite s = CU_add_suite("sweep_h5", NULL, NULL);
     if (!s)
         return (int)CU_get_error();
-    if (!CU_add_test(s, "axis_parse_range", test_zvp_axis_parse_range) ||
-        !CU_add_test(s, "axis_parse_list", test_zvp_axis_parse_list) ||
-        !CU_add_test(s, "axis_parse_errors", test_zvp_axis_parse_errors) ||
-        !CU_add_test(s, "sweep_options_init", test_zvp_sweep_options_init) ||
+    if (!CU_add_test(s, "sweep_options_init", test_zvp_sweep_options_init) ||
         !CU_add_test(s, "sweep_mmc", test_zvp_sweep_mmc) ||
         !CU_add_test(s, "sweep_deterministic", test_zvp_sweep_deterministic) ||
+        !CU_add_test(s, "sweep_equals_eval_grid", test_zvp_sweep_equals_eval_grid) ||
         !CU_add_test(s, "sweep_errors", test_zvp_sweep_errors))
         return (int)CU_get_error();
     return 0;

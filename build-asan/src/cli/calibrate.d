@@ -1,0 +1,11 @@
+build-asan/src/cli/calibrate.o: src/cli/calibrate.c src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+src/cli/cli.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:

@@ -1,0 +1,12 @@
+build-asan/src/cli/common.o: src/cli/common.c src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h src/internal.h
+src/cli/cli.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:
+src/internal.h:

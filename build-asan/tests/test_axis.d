@@ -1,0 +1,12 @@
+build-asan/tests/test_axis.o: tests/test_axis.c tests/tests.h \
+ tests/suites.def include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
+ include/zvmperf/calibrate.h
+tests/tests.h:
+tests/suites.def:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sweep.h:
+include/zvmperf/calibrate.h:

@@ -1,0 +1,44 @@
+/*
+ * zvmperf/fitfile.h - reading a fit file (INI: [fit], [fixed], [inputs], [free], [match])
+ * and its CSV data into an in-memory fit (fit.h). The format - keys, data/join/where, how
+ * rows and their labels are built - is described in calibration/README.md.
+ */
+#ifndef ZVMPERF_FITFILE_H
+#define ZVMPERF_FITFILE_H
+
+#include "fit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * zvp_fit_read - parse a fit file and load its data tables into a new fit.
+ * @param[in]  path  the fit file, or "-" for standard input; the paths in it are relative to
+ *                   its directory. Read once (64 MiB limit), no line-length limit. NULL:
+ *                   ZVP_EINVAL.
+ * @param[out] out   must not be NULL (ZVP_EINVAL); the new fit on success (free with
+ *                   zvp_fit_free), NULL on failure. Its tunables are the file's `starts` and
+ *                   `residual` over zvp_fit_default_parameters().
+ * @param[out] err   may be NULL; the message on failure.
+ * @return ZVP_SUCCESS; ZVP_EIO; ZVP_EPARSE (malformed line "file:line", key given twice,
+ *         unknown key or section, data files with different headers, a malformed where);
+ *         ZVP_ENOTFOUND (unknown model, parameter, output or column, including a where
+ *         column); ZVP_EINVAL (bad bounds, start outside bounds, starts out of [1, 10000],
+ *         where leaves no rows, where value not a number for a numeric column, an integer
+ *         parameter in [free]); ZVP_ENOMEM. Messages name the file, key and value.
+ */
+int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err);
+
+/** Output path of the calibrated model file named in the fit file, resolved against the fit
+ *  file's directory (owned by fit), or NULL when the fit has no `output` key (and for a fit
+ *  built in memory). */
+const char *zvp_fit_output_path(const zvp_fit *fit);
+
+/** Base model file resolved against the fit file's directory, or NULL when none. */
+const char *zvp_fit_base_path(const zvp_fit *fit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZVMPERF_FITFILE_H */

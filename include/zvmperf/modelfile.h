@@ -1,0 +1,129 @@
+/*
+ * zvmperf/modelfile.h - model files: a registered model with a parameter vector, standard
+ * errors and provenance, read from and written to INI text.
+ *
+ *     [model]       name = <registered model>
+ *     [parameters]  <param> = <number>        (units as in the descriptor)
+ *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
+ *     [provenance]  <anything> = <text>       (kept verbatim, optional)
+ */
+#ifndef ZVMPERF_MODELFILE_H
+#define ZVMPERF_MODELFILE_H
+
+#include <stddef.h>
+#include "status.h"
+#include "model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A model with a parameter vector, as read from a model file. Opaque handle. */
+typedef struct zvp_model_file zvp_model_file;
+
+/**
+ * zvp_model_file_read - read and parse a model file:
+ *     [model]       name = <registered model>
+ *     [parameters]  <param> = <number>        (units as in the descriptor)
+ *     [provenance]  <anything> = <text>       (kept verbatim, optional)
+ *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
+ * Parameters not set keep their defaults. Values are range-checked ([parameters]: in the
+ * descriptor's [min, max], whole numbers for `integer` parameters; [stderr]: any finite
+ * number, stored as given). [model] may also hold `description` (ignored).
+ * The file is read once into memory (at most 64 MiB; lines of any length). Syntax: see
+ * zvp_model_file_parse.
+ * @param[in]  path  file path, or "-" for standard input (NULL: ZVP_EINVAL).
+ * @param[out] out   must not be NULL; new handle on success (free with
+ *                   zvp_model_file_free), NULL otherwise.
+ * @return ZVP_SUCCESS; ZVP_EIO (missing/unreadable file, a directory, larger than the
+ *         limit); ZVP_EPARSE
+ *         (malformed line, message gives file and line; a value that is not a finite
+ *         number; a key given twice in the same section, e.g. a parameter set twice in
+ *         [parameters]: an error, not "last wins", the message quotes both values; no
+ *         `name` in [model]; an unknown key in [model]; an unknown section); ZVP_ENOTFOUND
+ *         (unknown model, or a [parameters]/[stderr] key that is not a parameter of the
+ *         model); ZVP_EINVAL (NULL path; value out of range or not a whole number for an
+ *         integer parameter); ZVP_ENOMEM.
+ */
+int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err);
+
+/**
+ * zvp_model_file_parse - parse a model file held in memory (e.g. standard input read by the
+ * caller). Same syntax, checks and errors as zvp_model_file_read; zvp_model_file_read(path)
+ * is zvp_read_input + this function.
+ *   INI syntax: "[section]" lines; "key = value" lines (key and value trimmed; in a value,
+ *   ';' after a blank starts a comment); lines starting with ';' or '#' are comments; LF or
+ *   CRLF line ends; a UTF-8 byte-order mark is skipped; no line-length limit. Numbers are
+ *   decimal (sign, digits, optional point and exponent): no hexadecimal, inf or nan.
+ * @param[in]  name  the name used in messages ("<name>:<line>: ..."), not NULL.
+ * @param[in]  text  len bytes (need not be NUL-terminated; a NUL byte is a parse error);
+ *                   NULL only when len is 0.
+ * @param[out] out   not NULL; new handle on success (zvp_model_file_text gives the text),
+ *                   NULL otherwise.
+ * @return as zvp_model_file_read (ZVP_EINVAL for NULL name or out; no ZVP_EIO).
+ */
+int zvp_model_file_parse(const char *name, const char *text, size_t len, zvp_model_file **out,
+                         zvp_error *err);
+
+/** zvp_model_file_new - a handle for model `m` with its default parameters, or NULL (ENOMEM). */
+zvp_model_file *zvp_model_file_new(const zvp_model *m);
+
+/** zvp_model_file_free - free a handle; NULL is a no-op. */
+void zvp_model_file_free(zvp_model_file *mf);
+
+/** Accessors. The returned pointers belong to the handle and live until it is freed.
+ *  zvp_model_file_model: the (static) model descriptor; NULL when mf is NULL.
+ *  zvp_model_file_params: the writable vector [model->n_params], in descriptor order and
+ *  the descriptor's units; NULL when mf is NULL. Values written through it are not checked
+ *  here (zvp_model_eval checks them at evaluation). */
+const zvp_model *zvp_model_file_model(const zvp_model_file *mf);
+double *zvp_model_file_params(zvp_model_file *mf);
+/** Text of the file as read (empty for a handle made by zvp_model_file_new); NULL when mf
+ *  is NULL. */
+const char *zvp_model_file_text(const zvp_model_file *mf);
+/** zvp_model_file_stderr - standard error recorded for parameter i (descriptor index, in
+ *  the parameter's unit), or NaN when none is recorded, when i >= model->n_params, or when
+ *  mf is NULL. */
+double zvp_model_file_stderr(const zvp_model_file *mf, size_t i);
+/** zvp_model_file_set_stderr - record se as the standard error of parameter i
+ *  (0 <= i < model->n_params, descriptor index; an i out of range, or a NULL mf, is a
+ *  no-op). se is stored as given, unchecked: NaN (or +-inf) means "none": it clears a
+ *  recorded value, zvp_model_file_stderr then returns it as given and zvp_model_file_write
+ *  leaves the parameter out of [stderr] (only finite values are written); a finite
+ *  negative value is not rejected and is written as is (a standard error is >= 0: callers
+ *  should not pass one). */
+void zvp_model_file_set_stderr(zvp_model_file *mf, size_t i, double se);
+
+/**
+ * zvp_model_file_set - set one parameter by name (range-checked).
+ * @return ZVP_SUCCESS, ZVP_ENOTFOUND (unknown name), ZVP_EINVAL (value out of range/NaN).
+ */
+int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_error *err);
+
+/**
+ * zvp_model_file_set_provenance - add or replace a [provenance] key (copied).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL or empty key, a key with '=', ';', brackets or a
+ *         newline, a NULL value or one with a newline); ZVP_ENOMEM.
+ */
+int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const char *value,
+                                  zvp_error *err);
+
+/**
+ * zvp_model_file_write - write the handle as a model file ([model], [parameters] with unit
+ * comments, [stderr] where known, [provenance]); the file is created or truncated.
+ * [parameters] round-trips exactly: each value is written in the shortest of %.12g, %.15g
+ * and %.17g that reads back (strtod) as the identical double, so zvp_model_file_read of
+ * the file gives bit-identical parameters. [stderr] lists the finite standard errors only,
+ * with %.6g (6 significant digits: not exact). [provenance] lines are written whole as
+ * "key = value", so they read back as written; the unit and description comment above each
+ * parameter is cut at 20 and 150 characters.
+ * @param[in] mf    the handle, not NULL.
+ * @param[in] path  output path, not NULL.
+ * @return ZVP_SUCCESS or ZVP_EIO (cannot open or finish writing path; message names it).
+ */
+int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZVMPERF_MODELFILE_H */

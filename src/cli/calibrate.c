@@ -1,0 +1,207 @@
+/*
+ * src/cli/calibrate.c - `zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5]`: run a
+ * fit, print its report and one summary line (or the summary as JSON), and write the
+ * calibrated model file and the HDF5 report.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+const char cli_help_calibrate[] =
+    "Usage: zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5] [--json]\n"
+    "Fit a model's free parameters to measured data as FITFILE describes (e.g.\n"
+    "calibration/fits/sweetspot-zvm64.ini), print the report (estimates with standard errors,\n"
+    "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line, and\n"
+    "write the calibrated model file and the same report as HDF5.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output MODELFILE  the model file to write (default: 'output' in [fit])\n"
+    "      --h5 REPORT.h5      the HDF5 report (default: MODELFILE with .report.h5)\n"
+    "      --json              instead of the text report, one JSON object: \"fit\", \"model\",\n"
+    "                          \"release\", \"rows\", \"free\", \"r2_min\", \"mape_pct\", \"worst\",\n"
+    "                          \"parameters\" (estimate and stderr as {\"value\", \"unit\"}),\n"
+    "                          \"outputs\" (r2, rmse, mape), \"model_file\", \"report_h5\", \"status\"\n"
+    "  -h, --help              this help\n";
+
+enum { O_OUTPUT, O_H5, N_OPTS };
+static const cli_option opts[N_OPTS] = {{"output", 'o', 1, 0}, {"h5", 0, 1, 0}};
+
+/* What the summary line says: fit name, release, smallest R^2, worst cell. */
+typedef struct summary {
+    char name[128], release[128];
+    double r2min, worst_pct;
+    size_t wi, wj;
+    int has_worst;
+} summary;
+
+static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s)
+{
+    const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
+    const char *base = strrchr(fitpath, '/') ? strrchr(fitpath, '/') + 1 : fitpath;
+    size_t rows = zvp_fit_result_n_rows(res), k = zvp_fit_result_n_matched(res);
+    const double *meas = zvp_fit_result_measured(res), *fit = zvp_fit_result_fitted(res);
+    size_t mlen = strlen(m->name);
+    double worst = -1.0;
+    snprintf(s->name, sizeof s->name, "%s", base);
+    if (strlen(s->name) > 4 && strcmp(s->name + strlen(s->name) - 4, ".ini") == 0)
+        s->name[strlen(s->name) - 4] = '\0';
+    snprintf(s->release, sizeof s->release, "%s",
+             strncmp(s->name, m->name, mlen) == 0 && s->name[mlen] == '-' ? s->name + mlen + 1
+                                                                           : "-");
+    s->r2min = INFINITY;
+    for (size_t j = 0; j < k; j++) {
+        double r2 = zvp_fit_result_r2(res, j);
+        if (r2 == r2 && r2 < s->r2min)
+            s->r2min = r2;
+    }
+    if (!isfinite(s->r2min))
+        s->r2min = NAN; /* no output with a defined R^2 (one row, or flat data) */
+    s->wi = s->wj = 0;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < k; j++) {
+            double a = meas[i * k + j], f = fit[i * k + j];
+            if (a == a && a != 0.0 && fabs(f - a) / fabs(a) > worst) {
+                worst = fabs(f - a) / fabs(a);
+                s->wi = i;
+                s->wj = j;
+            }
+        }
+    s->has_worst = worst >= 0;
+    s->worst_pct = s->has_worst ? 100.0 * (fit[s->wi * k + s->wj] - meas[s->wi * k + s->wj]) /
+                                      fabs(meas[s->wi * k + s->wj])
+                                : 0.0;
+}
+
+static void print_summary(const zvp_fit_result *res, const summary *s)
+{
+    const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
+    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)\n", s->name,
+           m->name, s->release, zvp_fit_result_n_rows(res), zvp_fit_result_n_free(res), s->r2min,
+           zvp_fit_result_mape_all(res), s->has_worst ? zvp_fit_result_row_label(res, s->wi) : "-",
+           s->has_worst ? zvp_fit_result_output_name(res, s->wj) : "-", s->worst_pct);
+}
+
+/* The unit of a model parameter or output by name ("" when not found). */
+static const char *unit_of(const zvp_param_desc *d, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].name, name) == 0)
+            return d[i].unit;
+    return "";
+}
+
+static int print_json(const zvp_fit_result *res, const summary *s, const char *out,
+                      const char *h5)
+{
+    const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
+    const double *est = zvp_fit_result_estimates(res), *se = zvp_fit_result_stderrs(res);
+    json_t *d = cli_json_doc("calibrate"), *params = json_array(), *outs = json_array();
+    const char *no_r2 = "R^2 not defined: one row, or flat data";
+    cli_json_set(d, "status", json_string("ok"));
+    cli_json_set(d, "fit", json_string(s->name));
+    cli_json_set(d, "model", json_string(m->name));
+    cli_json_set(d, "release", json_string(s->release));
+    cli_json_set(d, "rows", json_integer((json_int_t)zvp_fit_result_n_rows(res)));
+    cli_json_set(d, "free", json_integer((json_int_t)zvp_fit_result_n_free(res)));
+    cli_json_set(d, "r2_min", cli_json_qty(s->r2min, "1", no_r2));
+    cli_json_set(d, "mape_pct", cli_json_qty(zvp_fit_result_mape_all(res), "%", NULL));
+    cli_json_set(d, "worst", s->has_worst ? json_pack("{s:s, s:s, s:o}", "row",
+                                                      zvp_fit_result_row_label(res, s->wi),
+                                                      "output", zvp_fit_result_output_name(res, s->wj),
+                                                      "residual_pct", cli_json_qty(s->worst_pct, "%", NULL))
+                                          : json_null());
+    for (size_t i = 0; params && i < zvp_fit_result_n_free(res); i++) {
+        const char *name = zvp_fit_result_param_name(res, i);
+        const char *unit = unit_of(m->params, m->n_params, name);
+        json_array_append_new(params, json_pack("{s:s, s:o, s:o}", "name", name, "estimate",
+                                                cli_json_qty(est[i], unit, NULL), "stderr",
+                                                cli_json_qty(se[i], unit, "standard error not defined (no residual degree of freedom or a singular Jacobian)")));
+    }
+    for (size_t j = 0; outs && j < zvp_fit_result_n_matched(res); j++) {
+        const char *name = zvp_fit_result_output_name(res, j);
+        const char *unit = unit_of(m->outputs, m->n_outputs, name);
+        json_array_append_new(outs, json_pack("{s:s, s:o, s:o, s:o}", "name", name, "r2",
+                                              cli_json_qty(zvp_fit_result_r2(res, j), "1", no_r2),
+                                              "rmse", cli_json_qty(zvp_fit_result_rmse(res, j), unit, NULL),
+                                              "mape_pct", cli_json_qty(zvp_fit_result_mape(res, j), "%", NULL)));
+    }
+    cli_json_set(d, "parameters", params);
+    cli_json_set(d, "outputs", outs);
+    cli_json_set(d, "iterations", json_integer((json_int_t)zvp_fit_result_iterations(res)));
+    cli_json_set(d, "converged", json_boolean(zvp_fit_result_converged(res)));
+    cli_json_set(d, "model_file", json_string(out));
+    cli_json_set(d, "report_h5", json_string(h5));
+    return cli_json_print(d);
+}
+
+/* REPORT path beside the model file: foo.ini -> foo.report.h5 */
+static void report_path(const char *model_path, char *buf, size_t n)
+{
+    size_t len = strlen(model_path);
+    if (len > 4 && strcmp(model_path + len - 4, ".ini") == 0)
+        len -= 4;
+    snprintf(buf, n, "%.*s.report.h5", (int)len, model_path);
+}
+
+static int run(const cli_ctx *c, const char *fitpath, const char *out, const char *h5)
+{
+    zvp_error err;
+    zvp_fit *fit = NULL;
+    zvp_fit_result *res = NULL;
+    char h5buf[4096];
+    summary s;
+    int st, rc = 0;
+    zvp_error_clear(&err);
+    if (zvp_fit_read(fitpath, &fit, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    if (!out)
+        out = zvp_fit_output_path(fit);
+    if (!out) {
+        zvp_fit_free(fit);
+        return cli_error(c, ZVP_EINVAL, "%s has no 'output' in [fit]; give -o MODELFILE", fitpath);
+    }
+    if (!h5) {
+        report_path(out, h5buf, sizeof h5buf);
+        h5 = h5buf;
+    }
+    st = zvp_fit_run(fit, &res, &err);
+    if (st == ZVP_SUCCESS) {
+        summarize(fitpath, res, &s);
+        if (!c->json) {
+            zvp_fit_result_print(res, stdout);
+            print_summary(res, &s);
+        }
+        st = zvp_model_file_write(zvp_fit_result_model_file(res), out, &err);
+    }
+    if (st == ZVP_SUCCESS)
+        st = zvp_fit_result_write_h5(res, h5, &err);
+    if (st != ZVP_SUCCESS)
+        rc = cli_lib_error(c, &err);
+    else if (c->json)
+        rc = print_json(res, &s, out, h5);
+    else
+        printf("\nwrote %s and %s\n", out, h5);
+    zvp_fit_result_free(res);
+    zvp_fit_free(fit);
+    return rc;
+}
+
+int cli_calibrate(const cli_ctx *c0, int argc, char **argv)
+{
+    cli_ctx c = *c0;
+    cli_args a;
+    int rc = cli_parse(&c, argc, argv, opts, N_OPTS, "", &a);
+    if (rc)
+        return rc;
+    c.json = a.json;
+    if (a.n_pos != 1)
+        rc = a.n_pos == 0 ? cli_error(&c, ZVP_EINVAL, "calibrate needs a FITFILE (see 'zvmperf "
+                                      "calibrate --help')")
+                          : cli_error(&c, ZVP_EINVAL, "calibrate takes one FITFILE: unknown or "
+                                      "repeated argument '%s'", a.pos[1]);
+    else
+        rc = run(&c, a.pos[0], a.value[O_OUTPUT], a.value[O_H5]);
+    cli_args_free(&a);
+    return rc;
+}

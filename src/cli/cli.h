@@ -1,0 +1,144 @@
+/*
+ * src/cli/cli.h - the zvmperf command-line tool's private interfaces: the command table,
+ * the argument module (getopt_long), the one exit-code map and error reporter, the JSON
+ * emitter (libjansson), number parsing, and how a model argument is found.
+ * src/cli/README.md describes the commands, options, JSON conventions and exit statuses.
+ */
+#ifndef ZVMPERF_CLI_H
+#define ZVMPERF_CLI_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "zvmperf/zvmperf.h"
+
+/* ---- exit statuses (the one map; cli_exit_code turns a ZVP_* status into one) ---------- */
+enum {
+    CLI_EXIT_OK = 0,       /* success; --help, --version */
+    CLI_EXIT_FAILURE = 1,  /* I/O or internal failure; an approximate solver that did not converge */
+    CLI_EXIT_BADINPUT = 2, /* usage, unknown name or option, out-of-range value, malformed file */
+    CLI_EXIT_UNSTABLE = 3  /* no steady state */
+};
+
+/* Exit status for a library status code (ZVP_SUCCESS -> 0, ZVP_EUNSTABLE -> 3, ZVP_EINVAL,
+ * ZVP_EBADLEN, ZVP_ENOTFOUND, ZVP_EPARSE -> 2, every other code -> 1). */
+int cli_exit_code(int status);
+
+/* What every handler knows about its invocation. */
+typedef struct cli_ctx {
+    const char *command;  /* "eval", "solve", ... */
+    int json;             /* --json given: failures are one JSON object on stdout too */
+    int error_outputs;    /* the JSON error object carries "outputs": {} (eval) */
+    const char *cmdline;  /* the whole command line, recorded by sweep */
+} cli_ctx;
+
+/* Report a failure: "zvmperf CMD: error: MESSAGE" on stderr and, with --json, one error
+ * object on stdout. Return the exit status of `status` (cli_exit_code). */
+int cli_error(const cli_ctx *c, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same for a library error: its message, with the status text appended when the
+ * message does not already say it. */
+int cli_lib_error(const cli_ctx *c, const zvp_error *e);
+/* A warning on stderr ("zvmperf CMD: warning: ..."). */
+void cli_warn(const cli_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- numbers: the library's grammar (zvp_parse_double), decimal only ---------------- */
+/* 0 and *out on success; -1 when s is not a finite decimal number. */
+int cli_number(const char *s, double *out);
+
+/* ---- the argument module ----------------------------------------------------------- */
+#define CLI_MAX_OPTIONS 32
+
+typedef struct cli_option {
+    const char *name;  /* long name without "--" */
+    int short_name;    /* e.g. 'o', or 0 */
+    int has_value;     /* 1: takes a value (--name V or --name=V), 0: a flag */
+    int repeatable;    /* 1: may be given more than once (values kept in order) */
+} cli_option;
+
+typedef struct cli_args {
+    const cli_option *spec;
+    size_t n_spec;
+    const char *value[CLI_MAX_OPTIONS]; /* value of each option ("" for a flag), NULL if absent */
+    int count[CLI_MAX_OPTIONS];
+    size_t n_items;                     /* every option occurrence, in order */
+    int *item_opt;
+    const char **item_val;
+    size_t n_pos;                       /* positional arguments, in order ('--' ends options) */
+    const char **pos;
+    int json;                           /* --json (every command takes it) */
+} cli_args;
+
+/* Parse argv[0..argc-1] (the arguments after the command name) against spec; --json is
+ * added to every spec (--help is handled before). `context` is appended to a "given twice"
+ * message (e.g. " for kind mmc"; may be ""). Errors (unknown option, missing value, an
+ * option given twice) are reported through cli_error and their exit status returned;
+ * 0 on success. Free with cli_args_free. */
+int cli_parse(const cli_ctx *c, int argc, char **argv, const cli_option *spec, size_t n_spec,
+              const char *context, cli_args *a);
+void cli_args_free(cli_args *a);
+/* 1 if argv (up to "--") asks for help (--help or -h). */
+int cli_wants_help(int argc, char **argv);
+/* 1 if argv (up to "--") has --json. */
+int cli_wants_json(int argc, char **argv);
+
+/* ---- the JSON emitter ---------------------------------------------------------------- */
+/* A new document {"command": command}; NULL on out of memory. */
+json_t *cli_json_doc(const char *command);
+/* A number: a JSON real, or, when v is NaN or +-inf, a placeholder that cli_json_print
+ * writes as null and explains in the document's "nulls" object (reason `why`, or a
+ * default naming NaN / inf when why is NULL). */
+json_t *cli_json_num(double v, const char *why);
+/* A quantity with its unit: {"value": V, "unit": U} (V as cli_json_num). */
+json_t *cli_json_qty(double v, const char *unit, const char *why);
+/* obj[key] = v (v's reference is taken; a NULL v marks the document as failed). */
+void cli_json_set(json_t *obj, const char *key, json_t *v);
+/* Print doc on stdout (one line), nulls explained; frees doc. 0, or 1 on failure. */
+int cli_json_print(json_t *doc);
+
+/* ---- model arguments ----------------------------------------------------------------- */
+/* Open a model argument: "-" reads a model file from standard input; an existing path or
+ * one with '/' is read as a model file; a bare NAME is looked up as NAME(.ini) in the
+ * calibrated-file search path (cli_search_path), then as a registered model (with its
+ * defaults, said on stderr). found[found_len] receives the file read ("-" for standard
+ * input; empty for a registered model's defaults). Library status; message in err. */
+int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char *found,
+                   size_t found_len, zvp_error *err);
+/* The directories searched for calibrated model files, in order: $ZVMPERF_DATA/params (if
+ * set), calibration/params (relative to the working directory), ZVP_DATADIR/params.
+ * Writes at most n_max into buf; returns how many. */
+size_t cli_search_path(char buf[][4096], size_t n_max);
+/* The compiled-in data directory (PREFIX/share/zvmperf). */
+const char *cli_datadir(void);
+
+/* ---- commands ---------------------------------------------------------------------- */
+typedef int (*cli_handler)(const cli_ctx *c, int argc, char **argv);
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for the command list */
+    cli_handler run;
+    const char *help;    /* the text of `zvmperf help NAME` and `zvmperf NAME --help` */
+} cli_command;
+
+int cli_models(const cli_ctx *c, int argc, char **argv);
+int cli_eval(const cli_ctx *c, int argc, char **argv);
+int cli_sweep(const cli_ctx *c, int argc, char **argv);
+int cli_calibrate(const cli_ctx *c, int argc, char **argv);
+int cli_solve(const cli_ctx *c, int argc, char **argv);
+int cli_version(const cli_ctx *c, int argc, char **argv);
+
+extern const char cli_help_models[], cli_help_eval[], cli_help_sweep[], cli_help_calibrate[],
+    cli_help_version[];
+/* solve's help is built from its kind table. */
+void cli_solve_help(FILE *fp);
+
+/* Print the help of a command and the exit statuses to fp (solve's help is generated). */
+void cli_print_command_help(const cli_command *cmd, FILE *fp);
+
+/* NAME=VALUE overrides on a model file: each NAME once; returns 0 or an exit status
+ * (reported). `skip` names parameters that may not be fixed (swept axes), may be NULL. */
+int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, size_t n_pos,
+                        size_t first, const char *const *skip, size_t n_skip);
+
+#endif /* ZVMPERF_CLI_H */

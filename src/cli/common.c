@@ -1,0 +1,129 @@
+/*
+ * src/cli/common.c - what every command shares: the one exit-code map, error and warning
+ * reports (text on stderr, and one JSON error object on stdout with --json), numbers in
+ * the library's grammar, and NAME=VALUE parameter overrides.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "internal.h"
+
+int cli_exit_code(int status)
+{
+    switch (status) {
+    case ZVP_SUCCESS: return CLI_EXIT_OK;
+    case ZVP_EUNSTABLE: return CLI_EXIT_UNSTABLE;
+    case ZVP_EINVAL:
+    case ZVP_EBADLEN:
+    case ZVP_ENOTFOUND:
+    case ZVP_EPARSE: return CLI_EXIT_BADINPUT;
+    default: return CLI_EXIT_FAILURE; /* EIO, ENOMEM, EMAXITER, EFIT, unknown */
+    }
+}
+
+/* The JSON error object: {"command", "status": "error" | "unstable", "error", "exit_status",
+ * "message"} (+ "outputs": {} for eval). */
+static void json_error(const cli_ctx *c, int status, const char *msg)
+{
+    json_t *d = cli_json_doc(c->command);
+    cli_json_set(d, "status", json_string(status == ZVP_EUNSTABLE ? "unstable" : "error"));
+    cli_json_set(d, "error", json_string(zvp_strerror(status)));
+    cli_json_set(d, "exit_status", json_integer(cli_exit_code(status)));
+    cli_json_set(d, "message", json_string(msg));
+    if (c->error_outputs)
+        cli_json_set(d, "outputs", json_object());
+    cli_json_print(d);
+}
+
+static int emit(const cli_ctx *c, int status, const char *msg)
+{
+    fprintf(stderr, "zvmperf %s: error: %s\n", c->command, msg);
+    if (c->json)
+        json_error(c, status, msg);
+    return cli_exit_code(status);
+}
+
+int cli_error(const cli_ctx *c, int status, const char *fmt, ...)
+{
+    char msg[2 * ZVP_ERRMSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return emit(c, status, msg);
+}
+
+int cli_lib_error(const cli_ctx *c, const zvp_error *e)
+{
+    const char *what = zvp_strerror(e->status);
+    int status = e->status ? e->status : ZVP_EINVAL;
+    if (!e->message[0])
+        return emit(c, status, what);
+    if (strstr(e->message, what) ||
+        (e->status == ZVP_EUNSTABLE && strstr(e->message, "no steady state")))
+        return emit(c, status, e->message);
+    return cli_error(c, status, "%s (%s)", e->message, what);
+}
+
+void cli_warn(const cli_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "zvmperf %s: warning: ", c->command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* The library's number grammar; the command line takes decimal numbers only (no hex,
+ * whose 'p' exponent and 'x' read as typing slips on a command line). */
+int cli_number(const char *s, double *out)
+{
+    if (!s || strpbrk(s, "xXpP"))
+        return -1;
+    return zvp_parse_double(s, out);
+}
+
+/* NAME=VALUE: split into name (buffer) and value; -1 when arg is not of that form. */
+static int split_override(const char *arg, char *name, size_t n, const char **value)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= n)
+        return -1;
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    *value = eq + 1;
+    return 0;
+}
+
+int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, size_t n_pos,
+                        size_t first, const char *const *skip, size_t n_skip)
+{
+    for (size_t i = first; i < n_pos; i++) {
+        char name[128], prev[128];
+        const char *val, *pval;
+        double v;
+        zvp_error e;
+        if (split_override(pos[i], name, sizeof name, &val) != 0)
+            return cli_error(c, ZVP_EPARSE,
+                             "argument '%s' is not NAME=VALUE (a parameter assignment)", pos[i]);
+        for (size_t j = first; j < i; j++)
+            if (split_override(pos[j], prev, sizeof prev, &pval) == 0 && strcmp(prev, name) == 0)
+                return cli_error(c, ZVP_EPARSE, "parameter %s is given twice ('%s' and '%s')",
+                                 name, pos[j], pos[i]);
+        for (size_t k = 0; k < n_skip; k++)
+            if (strcmp(skip[k], name) == 0)
+                return cli_error(c, ZVP_EINVAL,
+                                 "parameter %s is both swept (--axis) and fixed ('%s')", name,
+                                 pos[i]);
+        if (cli_number(val, &v) != 0)
+            return cli_error(c, ZVP_EPARSE, "parameter %s = %s is not a number (a decimal number "
+                             "within the parameter's range; 'zvmperf models' lists them)", name,
+                             val);
+        zvp_error_clear(&e);
+        if (zvp_model_file_set(mf, name, v, &e) != ZVP_SUCCESS)
+            return cli_lib_error(c, &e);
+    }
+    return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * src/cli/sweep.c - `zvmperf sweep MODEL --axis SPEC ... -o OUT.h5`: a model over a grid,
+ * written as HDF5 (zvp_sweep_run); the summary as text or JSON.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+const char cli_help_sweep[] =
+    "Usage: zvmperf sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
+    "                     -o OUT.h5 [--threads N] [--block POINTS] [NAME=VALUE ...] [--json]\n"
+    "Evaluate MODEL over the Cartesian product of the axes (first axis slowest) in parallel\n"
+    "and write OUT.h5: /axes/<name>, /outputs/<name> (N-D, with units), /status per point\n"
+    "(1 ok, 2 no steady state, 3 invalid input), /parameters. MODEL as for 'zvmperf eval'.\n"
+    "NAME=VALUE fixes a parameter that is not swept.\n"
+    "\n"
+    "Options:\n"
+    "      --axis SPEC       a swept parameter (at most 8 axes, at most 10^9 points)\n"
+    "  -o, --output FILE     the HDF5 file to write (created or truncated)\n"
+    "      --threads N       OpenMP threads, 0 = the OpenMP default (results identical)\n"
+    "      --block POINTS    points evaluated per block (memory), default 65536\n"
+    "      --json            the summary as one JSON object {\"command\", \"model\", \"output\",\n"
+    "                        \"points\", \"ok\", \"unstable\", \"invalid\", \"seconds\", \"axes\", \"status\"}\n"
+    "  -h, --help            this help\n";
+
+#define MAX_AXES 8
+enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, N_OPTS };
+static const cli_option opts[N_OPTS] = {
+    {"axis", 0, 1, 1}, {"output", 'o', 1, 0}, {"threads", 0, 1, 0}, {"block", 0, 1, 0}};
+
+/* An integer option in [lo, hi]. */
+static int count_opt(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
+                     double *out)
+{
+    double v;
+    if (cli_number(s, &v) != 0 || v != floor(v) || v < lo || v > hi)
+        return cli_error(c, ZVP_EINVAL, "--%s = '%s' is not an integer in [%.0f, %.0f]", name, s,
+                         lo, hi);
+    *out = v;
+    return 0;
+}
+
+typedef struct sweep_job {
+    zvp_axis axes[MAX_AXES];
+    char *names[MAX_AXES];
+    double *vals[MAX_AXES];
+    size_t n_axes;
+} sweep_job;
+
+static int parse_axes(const cli_ctx *c, const cli_args *a, sweep_job *j)
+{
+    zvp_error err;
+    for (size_t i = 0; i < a->n_items; i++) {
+        if (a->item_opt[i] != O_AXIS)
+            continue;
+        if (j->n_axes == MAX_AXES)
+            return cli_error(c, ZVP_EINVAL, "at most %d axes (--axis %s)", MAX_AXES,
+                             a->item_val[i]);
+        zvp_error_clear(&err);
+        size_t k = j->n_axes;
+        if (zvp_axis_parse(a->item_val[i], &j->names[k], &j->vals[k], &j->axes[k].n_values,
+                           &err) != ZVP_SUCCESS)
+            return cli_lib_error(c, &err);
+        j->axes[k].name = j->names[k];
+        j->axes[k].values = j->vals[k];
+        j->n_axes++;
+    }
+    return 0;
+}
+
+static int report(const cli_ctx *c, const zvp_model *m, const sweep_job *j, const char *out,
+                  const zvp_sweep_summary *s)
+{
+    int rc = CLI_EXIT_OK;
+    /* Invalid points are bad input the model rejected at those points (for example a
+     * non-integer count): warn, and fail when no point is valid. */
+    if (s->invalid > 0)
+        cli_warn(c, "%llu of %llu points are invalid input (status 3 in /status); check the "
+                 "axis values against 'zvmperf models %s'", (unsigned long long)s->invalid,
+                 (unsigned long long)s->points, m->name);
+    if (s->invalid == s->points) {
+        fprintf(stderr, "zvmperf sweep: error: no point of the sweep is valid input; evaluate "
+                "one point with 'zvmperf eval' to see the model's message\n");
+        rc = CLI_EXIT_BADINPUT;
+    }
+    if (!c->json) {
+        printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s "
+               "-> %s\n", m->name, (unsigned long long)s->points, (unsigned long long)s->ok,
+               (unsigned long long)s->unstable, (unsigned long long)s->invalid, s->seconds, out);
+        return rc;
+    }
+    json_t *d = cli_json_doc("sweep"), *axes = json_array();
+    cli_json_set(d, "status", json_string(rc ? "error" : "ok"));
+    if (rc)
+        cli_json_set(d, "message", json_string("no point of the sweep is valid input"));
+    cli_json_set(d, "model", json_string(m->name));
+    cli_json_set(d, "output", json_string(out));
+    cli_json_set(d, "points", json_integer((json_int_t)s->points));
+    cli_json_set(d, "ok", json_integer((json_int_t)s->ok));
+    cli_json_set(d, "unstable", json_integer((json_int_t)s->unstable));
+    cli_json_set(d, "invalid", json_integer((json_int_t)s->invalid));
+    cli_json_set(d, "seconds", cli_json_qty(s->seconds, "s", NULL));
+    for (size_t k = 0; axes && k < j->n_axes; k++) {
+        const char *unit = "";
+        for (size_t p = 0; p < m->n_params; p++)
+            if (strcmp(m->params[p].name, j->axes[k].name) == 0)
+                unit = m->params[p].unit;
+        json_array_append_new(axes, json_pack("{s:s, s:s, s:I}", "name", j->axes[k].name, "unit",
+                                              unit, "n_values", (json_int_t)j->axes[k].n_values));
+    }
+    cli_json_set(d, "axes", axes);
+    int prc = cli_json_print(d);
+    return rc ? rc : prc;
+}
+
+static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
+{
+    zvp_error err;
+    zvp_model_file *mf = NULL;
+    zvp_sweep_options opt;
+    zvp_sweep_summary sum;
+    char file[4096];
+    double v;
+    size_t src = 0;
+    int rc;
+    zvp_sweep_options_init(&opt);
+    opt.command = c->cmdline;
+    if (a->value[O_THREADS] && (rc = count_opt(c, "threads", a->value[O_THREADS], 0, 4096, &v)))
+        return rc;
+    if (a->value[O_THREADS])
+        opt.threads = (int32_t)v;
+    if (a->value[O_BLOCK] && (rc = count_opt(c, "block", a->value[O_BLOCK], 1, 1073741824.0, &v)))
+        return rc;
+    if (a->value[O_BLOCK])
+        opt.block_points = (uint64_t)v;
+    if ((rc = parse_axes(c, a, j)))
+        return rc;
+    while (src < a->n_pos && strchr(a->pos[src], '='))
+        src++;
+    if (src == a->n_pos || !a->value[O_OUTPUT] || j->n_axes == 0)
+        return cli_error(c, ZVP_EINVAL, "sweep needs a MODEL, at least one --axis and -o OUT.h5 "
+                         "(see 'zvmperf sweep --help')");
+    if (cli_open_model(c, a->pos[src], &mf, file, sizeof file, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
+    const char *skip[MAX_AXES];
+    size_t n_ov = 0;
+    for (size_t k = 0; k < j->n_axes; k++)
+        skip[k] = j->axes[k].name;
+    for (size_t i = 0; ov && i < a->n_pos; i++)
+        if (i != src)
+            ov[n_ov++] = a->pos[i];
+    rc = ov ? cli_apply_overrides(c, mf, ov, n_ov, 0, skip, j->n_axes)
+            : cli_error(c, ZVP_ENOMEM, "out of memory");
+    free(ov);
+    if (!rc) {
+        zvp_error_clear(&err);
+        if (zvp_sweep_run(mf, j->axes, j->n_axes, a->value[O_OUTPUT], &opt, &sum, &err) !=
+            ZVP_SUCCESS)
+            rc = cli_lib_error(c, &err);
+        else
+            rc = report(c, zvp_model_file_model(mf), j, a->value[O_OUTPUT], &sum);
+    }
+    zvp_model_file_free(mf);
+    return rc;
+}
+
+int cli_sweep(const cli_ctx *c0, int argc, char **argv)
+{
+    cli_ctx c = *c0;
+    cli_args a;
+    sweep_job j;
+    memset(&j, 0, sizeof j);
+    int rc = cli_parse(&c, argc, argv, opts, N_OPTS, "", &a);
+    if (rc)
+        return rc;
+    c.json = a.json;
+    rc = run(&c, &a, &j);
+    for (size_t k = 0; k < j.n_axes; k++) {
+        free(j.names[k]);
+        free(j.vals[k]);
+    }
+    cli_args_free(&a);
+    return rc;
+}

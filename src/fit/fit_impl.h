@@ -1,0 +1,164 @@
+/* src/fit/fit_impl.h - private layout of zvp_fit and zvp_fit_result, shared by the sources in src/fit. */
+#ifndef ZVMPERF_FIT_IMPL_H
+#define ZVMPERF_FIT_IMPL_H
+
+#include <math.h>
+#include <stddef.h>
+#include "zvmperf/fit.h"
+#include "zvmperf/fitfile.h"
+#include "zvmperf/modelfile.h"
+#include "zvmperf/table.h"
+#include "internal.h"
+
+/* Large finite residual given to GSL for a matched cell at a row where the model has no
+ * result (EUNSTABLE, EINVAL, non-finite output): the trust region then backs off. */
+#define ZVP_FIT_PENALTY 1e3
+
+/* At most this many free parameters (stack arrays in the engine). */
+#define ZVP_FIT_MAX_FREE 64
+
+/* An estimate within ZVP_FIT_BOUND_REL (hi - lo) of a bound is "at the bound": its standard
+ * error and covariance entries are NaN (the delta method would give 0). */
+#define ZVP_FIT_BOUND_REL 1e-6
+int zvp_fit_at_bound(double theta, double lo, double hi);
+enum { ZVP_FIT_AT_BOUND = 1, ZVP_FIT_UNIDENTIFIED = 2 };
+
+/* Role of a parameter in a fit. */
+enum { ZVP_ROLE_NONE = 0, ZVP_ROLE_FIXED, ZVP_ROLE_INPUT, ZVP_ROLE_FREE };
+
+typedef struct zvp_fit_free_param {
+    size_t index;          /* parameter index in the model descriptor */
+    double start, lo, hi;  /* lo < start < hi, model units */
+} zvp_fit_free_param;
+
+typedef struct zvp_fit_input {
+    size_t index;          /* parameter index */
+    char *column;          /* data column (fit file) or the parameter name (in memory) */
+} zvp_fit_input;
+
+typedef struct zvp_fit_match {
+    size_t index;          /* output index in the model descriptor */
+    char *column;          /* data column (fit file) or the output name (in memory) */
+    char *unit;            /* the column's unit (fit file) or the output's unit */
+    double weight;         /* finite, > 0 */
+} zvp_fit_match;
+
+struct zvp_fit {
+    const zvp_model *model;
+    zvp_fit_parameters params; /* the tunables zvp_fit_run uses */
+    /* provenance (fit file); NULL for a fit built in memory. data_path: the resolved data
+     * files joined with ", " */
+    char *path, *data_path, *join_path, *join_key, *base_path, *output_path, *where;
+
+    double *base_params;   /* [n_params]: base vector with the fixed values */
+    int *roles;            /* [n_params] ZVP_ROLE_* */
+    size_t n_fixed;
+    size_t *fixed_index;   /* [n_params] capacity */
+    double *fixed_value;
+    size_t n_inputs;
+    zvp_fit_input *inputs; /* [n_params] capacity */
+    size_t n_free;
+    zvp_fit_free_param *free; /* [n_params] capacity */
+    size_t n_match;
+    zvp_fit_match *match;  /* [n_outputs] capacity */
+
+    size_t n_rows, cap_rows;
+    double *row_params;    /* [n_rows * n_params]: base, fixed, inputs, free at their start */
+    double *measured;      /* [n_rows * n_match], NaN where not measured */
+    char **labels;         /* [n_rows] */
+    size_t n_measured;     /* number of measured (non-NaN) cells */
+};
+
+typedef struct zvp_fit_start_info {
+    double cost;           /* sum of squared weighted residuals at the end (inf if unusable) */
+    size_t iterations;
+    int gsl_status;        /* gsl_multifit_nlinear_driver status (GSL_SUCCESS, GSL_EMAXITER...) */
+    int info;              /* driver info: 1 small step (xtol), 2 small gradient (gtol), 3 ftol */
+    int usable;            /* 1 if every row evaluated and the cost is finite */
+} zvp_fit_start_info;
+
+/* Text for a start's driver outcome ("converged (small step, xtol)", ...); static. */
+const char *zvp_fit_start_outcome(const zvp_fit_start_info *s);
+
+struct zvp_fit_result {
+    const zvp_model *model;
+    char *fit_path, *data_path, *join_path, *join_key, *base_path; /* NULL in memory */
+    char *where;           /* [fit] where, NULL if absent */
+    int residual_absolute;
+    size_t p, n_rows, n_match, n_measured, n_starts, best_start;
+    size_t *param_index;   /* [p] */
+    size_t *output_index;  /* [n_match] */
+    double *lo, *hi, *start; /* [p] */
+    int *flags;            /* [p] ZVP_FIT_AT_BOUND, ZVP_FIT_UNIDENTIFIED or 0 */
+    double *estimates, *stderrs; /* [p] */
+    double *covariance;    /* [p*p] */
+    double *measured, *fitted, *residual; /* [n_rows*n_match]; residual = fitted - measured */
+    double *r2, *rmse, *mape; /* [n_match] */
+    size_t *cells;         /* [n_match] measured cells per output */
+    double mape_all, cost;
+    size_t dof;
+    char **labels;         /* [n_rows] */
+    zvp_fit_start_info *starts; /* [n_starts] */
+    zvp_model_file *model_file;
+};
+
+/* The engine's outcome before the result is built (src/fit/solver.c -> result.c). */
+typedef struct zvp_fit_solution {
+    size_t n_starts, best;     /* best start index */
+    double cost;               /* its cost */
+    double *u;                 /* [p] unbounded variables at the optimum */
+    double *cov_u;             /* [p*p] (J_u^T J_u)^-1 at the optimum, NaN if covar failed */
+    zvp_fit_start_info *starts; /* [n_starts] (moved into the result) */
+} zvp_fit_solution;
+
+/* ---- shared helpers ---- */
+
+/* Fail with sub->status and "<formatted prefix>: <sub->message>". */
+int zvp_fit_fail_from(zvp_error *err, const zvp_error *sub, const char *fmt, ...) ZVP_PRINTF(3, 4);
+
+/* The fit's name in messages: its file, or "in-memory fit". */
+const char *zvp_fit_name(const zvp_fit *fit);
+
+/* Bounded theta from unbounded u, and back (logistic map onto (lo, hi)). */
+static inline double zvp_fit_theta_of_u(double u, double lo, double hi)
+{
+    return lo + (hi - lo) / (1.0 + exp(-u));
+}
+static inline double zvp_fit_u_of_theta(double theta, double lo, double hi)
+{
+    return log((theta - lo) / (hi - theta));
+}
+
+/* Evaluation scratch of one run. */
+typedef struct zvp_fit_eval {
+    const zvp_fit *fit;
+    int residual_absolute;
+    double *params;   /* [n_params] scratch */
+    double *outputs;  /* [n_outputs] scratch */
+    double *u;        /* [p] scratch */
+    double *r;        /* [n] scratch residuals */
+    size_t bad_row;   /* first row without a model result in the last evaluation, or SIZE_MAX */
+    zvp_error row_err;
+} zvp_fit_eval;
+
+/* Evaluate the model at every row for u[p]: weighted residuals r[n_rows*n_match] (0 where not
+ * measured, ZVP_FIT_PENALTY where the model has no finite result) and, if fitted is not NULL,
+ * the outputs (NaN where no result). Returns the number of rows without a model result. */
+size_t zvp_fit_evaluate(zvp_fit_eval *ev, const double *u, double *r, double *fitted);
+
+/* Multistart least squares (solver.c). sol is filled on success (free with
+ * zvp_fit_solution_free). */
+int zvp_fit_solve(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
+                  zvp_fit_solution *sol, zvp_error *err);
+void zvp_fit_solution_free(zvp_fit_solution *sol);
+
+/* Build the result from a solution (result.c); takes sol->starts. */
+int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
+                         zvp_fit_solution *sol, zvp_fit_result **out, zvp_error *err);
+
+/* Set the data column of matched output j / input k and the column's unit (fit file); copies.
+ * ZVP_ENOMEM on failure. */
+int zvp_fit_set_match_column(zvp_fit *fit, size_t j, const char *column, const char *unit);
+int zvp_fit_set_input_column(zvp_fit *fit, size_t k, const char *column);
+
+#endif

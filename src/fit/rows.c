@@ -1,0 +1,245 @@
+/*
+ * src/fit/rows.c - the rows of a fit file: every row of every data file, joined to the join
+ * table on join_key, kept when the `where` conditions hold, labelled, then added to the fit
+ * (zvp_fit_add_row) with their [inputs] values and [match] measured values. Messages give
+ * rows as "row <n> of <file>".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fit/fitfile_impl.h"
+
+/* Candidate rows: every row of every data file, in file order. */
+typedef struct ff_rows {
+    size_t n;
+    size_t *file;      /* [n] data file index */
+    size_t *row;       /* [n] row in that file */
+    size_t *partner;   /* [n] join table row (0 without a join) */
+    size_t *keep;      /* [kept] candidate indices that pass the where filter */
+    size_t kept;
+    long key_col;      /* join key column in the data (-1 without a join) */
+} ff_rows;
+
+static const zvp_table *cell_table(const ff_reader *r, const ff_rows *fr, size_t c, int table,
+                                   size_t *row)
+{
+    *row = table ? fr->partner[c] : fr->row[c];
+    return table ? r->join_t : r->tables[fr->file[c]];
+}
+
+static int where_holds(const ff_reader *r, const ff_rows *fr, size_t c)
+{
+    for (size_t k = 0; k < r->n_where; k++) {
+        const ff_where *w = &r->wheres[k];
+        size_t row;
+        const zvp_table *t = cell_table(r, fr, c, w->c.table, &row);
+        if (w->numeric ? !(zvp_table_value(t, row, w->c.col) == w->number)
+                       : strcmp(zvp_table_text(t, row, w->c.col), w->value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Label column: the first data column holding text (a non-empty cell that is not a number)
+ * in the rows left, among the columns not named in `where` (those are constant over the rows
+ * left); -1 if none. */
+static long label_column(const ff_reader *r, const ff_rows *fr)
+{
+    for (size_t j = 0; j < zvp_table_cols(r->tables[0]); j++) {
+        int filtered = 0;
+        for (size_t k = 0; k < r->n_where; k++)
+            filtered |= r->wheres[k].c.table == 0 && r->wheres[k].c.col == j;
+        if (filtered)
+            continue;
+        for (size_t i = 0; i < fr->kept; i++) {
+            size_t row;
+            const zvp_table *t = cell_table(r, fr, fr->keep[i], 0, &row);
+            if (zvp_table_text(t, row, j)[0] != '\0' && isnan(zvp_table_value(t, row, j)))
+                return (long)j;
+        }
+    }
+    return -1;
+}
+
+/* The join table's key column must hold distinct numbers. */
+static int check_join_keys(const ff_reader *r, size_t kj, zvp_error *err)
+{
+    const zvp_table *jt = r->join_t;
+    const char *key = r->fit->join_key;
+    for (size_t a = 0; a < zvp_table_rows(jt); a++) {
+        double ka = zvp_table_value(jt, a, kj);
+        if (isnan(ka))
+            return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
+                            r->fit->join_path, key, zvp_table_text(jt, a, kj), a + 1);
+        for (size_t b = 0; b < a; b++)
+            if (zvp_table_value(jt, b, kj) == ka)
+                return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = %s appears in rows %zu and %zu",
+                                r->fit->join_path, key, zvp_table_text(jt, a, kj), b + 1, a + 1);
+    }
+    return ZVP_SUCCESS;
+}
+
+/* Join partner of every candidate row; a data row whose key the join table lacks is
+ * ZVP_EPARSE naming the key value. */
+static int join_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
+{
+    const zvp_fit *fit = r->fit;
+    size_t jr = zvp_table_rows(r->join_t);
+    long kj;
+    zvp_error e;
+    int st;
+    zvp_error_clear(&e);
+    fr->key_col = zvp_table_col_index(r->tables[0], fit->join_key, &e);
+    if (fr->key_col < 0)
+        return zvp_fit_fail_from(err, &e, "%s: [fit] join_key = %s: in %s", r->path,
+                                 fit->join_key, fit->data_path);
+    kj = zvp_table_col_index(r->join_t, fit->join_key, &e);
+    if (kj < 0)
+        return zvp_fit_fail_from(err, &e, "%s: [fit] join_key = %s: in %s", r->path,
+                                 fit->join_key, fit->join_path);
+    if ((st = check_join_keys(r, (size_t)kj, err)))
+        return st;
+    for (size_t c = 0; c < fr->n; c++) {
+        const zvp_table *t = r->tables[fr->file[c]];
+        size_t i = fr->row[c], kd = (size_t)fr->key_col, a;
+        double k = zvp_table_value(t, i, kd);
+        if (isnan(k))
+            return zvp_fail(err, ZVP_EPARSE, "%s: join key %s = '%s' in row %zu is not a number",
+                            r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
+                            i + 1);
+        for (a = 0; a < jr; a++)
+            if (zvp_table_value(r->join_t, a, (size_t)kj) == k)
+                break;
+        if (a == jr)
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [fit] join_key = %s: row %zu of %s has %s = %s, which %s "
+                            "does not have", r->path, fit->join_key, i + 1,
+                            r->data_paths[fr->file[c]], fit->join_key, zvp_table_text(t, i, kd),
+                            fit->join_path);
+        fr->partner[c] = a;
+    }
+    return ZVP_SUCCESS;
+}
+
+/* Candidate rows, joined and filtered into fr. */
+static int select_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
+{
+    int st;
+    for (size_t k = 0; k < r->n_data; k++)
+        fr->n += zvp_table_rows(r->tables[k]);
+    if (fr->n == 0)
+        return zvp_fail(err, ZVP_EINVAL, "%s: data = %s has no data rows", r->path,
+                        r->fit->data_path);
+    fr->file = malloc(fr->n * sizeof *fr->file);
+    fr->row = malloc(fr->n * sizeof *fr->row);
+    fr->partner = calloc(fr->n, sizeof *fr->partner);
+    fr->keep = malloc(fr->n * sizeof *fr->keep);
+    if (!fr->file || !fr->row || !fr->partner || !fr->keep)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    for (size_t k = 0, c = 0; k < r->n_data; k++)
+        for (size_t i = 0; i < zvp_table_rows(r->tables[k]); i++, c++) {
+            fr->file[c] = k;
+            fr->row[c] = i;
+        }
+    if (r->join_t && (st = join_rows(r, fr, err)))
+        return st;
+    for (size_t c = 0; c < fr->n; c++)
+        if (where_holds(r, fr, c))
+            fr->keep[fr->kept++] = c;
+    if (fr->kept == 0)
+        return zvp_fail(err, ZVP_EINVAL, "%s: [fit] where = %s leaves no rows (of %zu in %s)",
+                        r->path, r->where, fr->n, r->fit->data_path);
+    return ZVP_SUCCESS;
+}
+
+/* Inputs and measured values of candidate c (label for messages). */
+static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const char *label,
+                      double *in, double *y, zvp_error *err)
+{
+    const zvp_fit *fit = r->fit;
+    const zvp_model *m = fit->model;
+    size_t dr = fr->row[c];
+    const char *dfile = r->data_paths[fr->file[c]];
+    for (size_t k = 0; k < fit->n_inputs; k++) {
+        size_t row;
+        const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
+        in[k] = zvp_table_value(t, row, r->input_cols[k].col);
+        if (isnan(in[k]))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: [inputs] %s = %s: row %zu of %s (%s) has '%s', not a number",
+                            r->path, m->params[fit->inputs[k].index].name, fit->inputs[k].column,
+                            dr + 1, dfile, label, zvp_table_text(t, row, r->input_cols[k].col));
+    }
+    for (size_t j = 0; j < fit->n_match; j++) {
+        const zvp_fit_match *mt = &fit->match[j];
+        size_t row;
+        const zvp_table *t = cell_table(r, fr, c, r->match_cols[j].table, &row);
+        y[j] = zvp_table_value(t, row, r->match_cols[j].col);
+        if (isnan(y[j]) && zvp_table_text(t, row, r->match_cols[j].col)[0] != '\0')
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number",
+                            r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile, label,
+                            zvp_table_text(t, row, r->match_cols[j].col));
+        if (fit->params.residual == ZVP_FIT_RELATIVE && y[j] == 0.0)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: [match] %s = %s: row %zu of %s (%s) measures 0, which a "
+                            "relative residual cannot use (set residual = absolute)", r->path,
+                            m->outputs[mt->index].name, mt->column, dr + 1, dfile, label);
+    }
+    return ZVP_SUCCESS;
+}
+
+/* Label of candidate c: the label column's cell, else join_key=value, else its row number. */
+static void row_label(const ff_reader *r, const ff_rows *fr, size_t c, long label_col,
+                      char *buf, size_t size)
+{
+    const zvp_table *dt = r->tables[fr->file[c]];
+    size_t dr = fr->row[c];
+    if (label_col >= 0)
+        snprintf(buf, size, "%s", zvp_table_text(dt, dr, (size_t)label_col));
+    else if (r->join_t)
+        snprintf(buf, size, "%s=%s", r->fit->join_key, zvp_table_text(dt, dr, (size_t)fr->key_col));
+    else if (r->n_data == 1)
+        snprintf(buf, size, "row %zu", dr + 1);
+    else
+        snprintf(buf, size, "file %zu row %zu", fr->file[c] + 1, dr + 1);
+}
+
+int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
+{
+    zvp_fit *fit = r->fit;
+    ff_rows fr;
+    double *in = malloc((fit->n_inputs + 1) * sizeof *in), *y = malloc((fit->n_match + 1) * sizeof *y);
+    long label_col;
+    int st;
+    zvp_error e;
+    memset(&fr, 0, sizeof fr);
+    fr.key_col = -1;
+    if (!in || !y)
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    else
+        st = select_rows(r, &fr, err);
+    label_col = st ? -1 : label_column(r, &fr);
+    for (size_t i = 0; i < fr.kept && !st; i++) {
+        size_t c = fr.keep[i];
+        char label[128];
+        row_label(r, &fr, c, label_col, label, sizeof label);
+        if ((st = row_values(r, &fr, c, label, in, y, err)))
+            break;
+        zvp_error_clear(&e);
+        if ((st = zvp_fit_add_row(fit, label, in, y, &e)))
+            st = zvp_fit_fail_from(err, &e, "%s: %s row %zu", r->path,
+                                   r->data_paths[fr.file[c]], fr.row[c] + 1);
+    }
+    if (!st && fit->n_measured < fit->n_free)
+        st = zvp_fail(err, ZVP_EINVAL,
+                      "%s: %zu measured cells for %zu free parameters: need at least as many "
+                      "cells as free parameters", r->path, fit->n_measured, fit->n_free);
+    free(fr.file);
+    free(fr.row);
+    free(fr.partner);
+    free(fr.keep);
+    free(in);
+    free(y);
+    return st;
+}

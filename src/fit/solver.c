@@ -1,0 +1,308 @@
+/*
+ * src/fit/solver.c - the calibration engine: GSL multifit_nlinear trust region
+ * (Levenberg-Marquardt), multistart, covariance at the optimum; zvp_fit_run.
+ *
+ * Least-squares problem. For row i and matched output j with measured value y_ij (cells
+ * with no measurement are skipped), model value m_ij(theta) and weight w_j:
+ *     relative residual  r_ij = w_j (m_ij - y_ij) / |y_ij|
+ *     absolute residual  r_ij = w_j (m_ij - y_ij)
+ * minimise cost = sum r_ij^2 over theta in the box (lo, hi). Bounds by the logistic map
+ *     theta_k = lo_k + (hi_k - lo_k) / (1 + exp(-u_k)),
+ * GSL works on the unbounded u. The covariance (J_u^T J_u)^-1 at the optimum is kept for
+ * result.c, which scales it by s^2 and maps it to theta (delta method).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_vector.h>
+#include "fit/fit_impl.h"
+
+int zvp_fit_at_bound(double theta, double lo, double hi)
+{
+    double tol = ZVP_FIT_BOUND_REL * (hi - lo);
+    return theta - lo <= tol || hi - theta <= tol;
+}
+
+const char *zvp_fit_start_outcome(const zvp_fit_start_info *s)
+{
+    if (s->gsl_status == GSL_SUCCESS) {
+        switch (s->info) {
+        case 1: return "converged (small step, xtol)";
+        case 2: return "converged (small gradient, gtol)";
+        case 3: return "converged (small cost change, ftol)";
+        default: return "converged";
+        }
+    }
+    if (s->gsl_status == GSL_EMAXITER)
+        return "stopped at the iteration limit";
+    return gsl_strerror(s->gsl_status);
+}
+
+size_t zvp_fit_evaluate(zvp_fit_eval *ev, const double *u, double *r, double *fitted)
+{
+    const zvp_fit *fit = ev->fit;
+    const zvp_model *m = fit->model;
+    size_t np = m->n_params, nm = fit->n_match, bad = 0;
+    ev->bad_row = SIZE_MAX;
+    for (size_t i = 0; i < fit->n_rows; i++) {
+        zvp_error e;
+        int st, ok;
+        zvp_error_clear(&e);
+        memcpy(ev->params, fit->row_params + i * np, np * sizeof *ev->params);
+        for (size_t k = 0; k < fit->n_free; k++)
+            ev->params[fit->free[k].index] =
+                zvp_fit_theta_of_u(u[k], fit->free[k].lo, fit->free[k].hi);
+        st = zvp_model_eval(m, ev->params, ev->outputs, &e);
+        ok = st == ZVP_SUCCESS;
+        for (size_t j = 0; ok && j < nm; j++)
+            if (!isfinite(ev->outputs[fit->match[j].index]))
+                ok = 0;
+        if (!ok && bad++ == 0) {
+            ev->bad_row = i;
+            if (st == ZVP_SUCCESS)
+                zvp_fail(&ev->row_err, ZVP_EUNSTABLE, "a matched output is not finite");
+            else
+                ev->row_err = e;
+        }
+        for (size_t j = 0; j < nm; j++) {
+            const zvp_fit_match *mt = &fit->match[j];
+            double y = fit->measured[i * nm + j], v = ev->outputs[mt->index], res;
+            if (fitted)
+                fitted[i * nm + j] = ok ? v : NAN;
+            if (isnan(y))
+                res = 0.0;
+            else if (!ok)
+                res = ZVP_FIT_PENALTY;
+            else if (ev->residual_absolute)
+                res = mt->weight * (v - y);
+            else
+                res = mt->weight * (v - y) / fabs(y);
+            if (r)
+                r[i * nm + j] = res;
+        }
+    }
+    return bad;
+}
+
+/* GSL residual callback: never returns a non-zero status. GSL's finite-difference Jacobian
+ * hands f as a column of J (stride p), so strides are honoured. */
+static int fit_gsl_f(const gsl_vector *u, void *params, gsl_vector *f)
+{
+    zvp_fit_eval *ev = params;
+    size_t p = ev->fit->n_free;
+    for (size_t k = 0; k < p; k++)
+        ev->u[k] = gsl_vector_get(u, k);
+    if (f->stride == 1) {
+        zvp_fit_evaluate(ev, ev->u, f->data, NULL);
+    } else {
+        zvp_fit_evaluate(ev, ev->u, ev->r, NULL);
+        for (size_t i = 0; i < f->size; i++)
+            gsl_vector_set(f, i, ev->r[i]);
+    }
+    return GSL_SUCCESS;
+}
+
+void zvp_fit_solution_free(zvp_fit_solution *sol)
+{
+    free(sol->u);
+    free(sol->cov_u);
+    free(sol->starts);
+    memset(sol, 0, sizeof *sol);
+}
+
+/* The starts in u: the given one, then draws in a box around it (seeded, deterministic). */
+static int draw_starts(const zvp_fit *fit, const zvp_fit_parameters *pp, double *us)
+{
+    size_t p = fit->n_free;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return ZVP_ENOMEM;
+    gsl_rng_set(rng, pp->seed);
+    for (size_t k = 0; k < p; k++)
+        us[k] = zvp_fit_u_of_theta(fit->free[k].start, fit->free[k].lo, fit->free[k].hi);
+    for (size_t s = 1; s < pp->starts; s++)
+        for (size_t k = 0; k < p; k++)
+            us[s * p + k] = us[k] + pp->start_box * (2.0 * gsl_rng_uniform(rng) - 1.0);
+    gsl_rng_free(rng);
+    return ZVP_SUCCESS;
+}
+
+/* Run start s from us[s*p..]: its info, and when it is the best so far, sol's u, cost and
+ * covariance. x and fbuf are scratch [p] and [n]. */
+static void run_start(const zvp_fit_parameters *pp, zvp_fit_eval *ev,
+                      gsl_multifit_nlinear_fdf *fdf, gsl_multifit_nlinear_workspace *w,
+                      gsl_matrix *covar, double *us, size_t s, double *x, double *fbuf,
+                      zvp_fit_solution *sol)
+{
+    size_t p = fdf->p, n = fdf->n, bad;
+    zvp_fit_start_info *si = &sol->starts[s];
+    gsl_vector_view x0 = gsl_vector_view_array(us + s * p, p);
+    const gsl_vector *xv;
+    int gs, info = 0;
+    double cost = 0.0;
+    si->cost = INFINITY;
+    gs = gsl_multifit_nlinear_init(&x0.vector, fdf, w);
+    if (gs) {
+        si->gsl_status = gs;
+        return;
+    }
+    gs = gsl_multifit_nlinear_driver(pp->max_iter, pp->xtol, pp->gtol, pp->ftol, NULL, NULL,
+                                     &info, w);
+    si->gsl_status = gs;
+    si->info = info;
+    si->iterations = gsl_multifit_nlinear_niter(w);
+    xv = gsl_multifit_nlinear_position(w);
+    for (size_t k = 0; k < p; k++)
+        x[k] = gsl_vector_get(xv, k);
+    bad = zvp_fit_evaluate(ev, x, fbuf, NULL);
+    for (size_t i = 0; i < n; i++)
+        cost += fbuf[i] * fbuf[i];
+    si->usable = bad == 0 && isfinite(cost);
+    if (!si->usable)
+        return;
+    si->cost = cost;
+    if (cost < sol->cost) {
+        sol->cost = cost;
+        sol->best = s;
+        memcpy(sol->u, x, p * sizeof *x);
+        gs = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar);
+        for (size_t a = 0; a < p; a++)
+            for (size_t b = 0; b < p; b++)
+                sol->cov_u[a * p + b] = gs ? NAN : gsl_matrix_get(covar, a, b);
+    }
+}
+
+int zvp_fit_solve(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
+                  zvp_fit_solution *sol, zvp_error *err)
+{
+    size_t p = fit->n_free, n = fit->n_rows * fit->n_match;
+    double *us = malloc(pp->starts * p * sizeof *us), *x = malloc(p * sizeof *x);
+    double *fbuf = malloc(n * sizeof *fbuf);
+    gsl_matrix *covar = gsl_matrix_alloc(p, p);
+    gsl_multifit_nlinear_workspace *w = NULL;
+    gsl_multifit_nlinear_fdf fdf;
+    gsl_multifit_nlinear_parameters fdf_params;
+    int st = ZVP_SUCCESS;
+
+    memset(sol, 0, sizeof *sol);
+    sol->n_starts = pp->starts;
+    sol->best = SIZE_MAX;
+    sol->cost = INFINITY;
+    sol->u = malloc(p * sizeof *sol->u);
+    sol->cov_u = malloc(p * p * sizeof *sol->cov_u);
+    sol->starts = calloc(pp->starts, sizeof *sol->starts);
+    if (!us || !x || !fbuf || !covar || !sol->u || !sol->cov_u || !sol->starts ||
+        draw_starts(fit, pp, us)) {
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
+        goto done;
+    }
+    fdf.f = fit_gsl_f;
+    fdf.df = NULL;  /* forward-difference Jacobian */
+    fdf.fvv = NULL; /* no geodesic acceleration */
+    fdf.n = n;
+    fdf.p = p;
+    fdf.params = ev;
+    fdf_params = gsl_multifit_nlinear_default_parameters();
+    fdf_params.trs = gsl_multifit_nlinear_trs_lm;
+    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fdf_params, n, p);
+    if (!w) {
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: cannot allocate the GSL workspace (n = %zu, p = %zu)",
+                      zvp_fit_name(fit), n, p);
+        goto done;
+    }
+    for (size_t s = 0; s < pp->starts; s++)
+        run_start(pp, ev, &fdf, w, covar, us, s, x, fbuf, sol);
+    if (sol->best == SIZE_MAX) {
+        if (ev->bad_row != SIZE_MAX)
+            st = zvp_fail(err, ZVP_EFIT,
+                          "%s: none of %zu start(s) reached a finite cost; the model has no "
+                          "result at row %zu (%s): %s", zvp_fit_name(fit), pp->starts,
+                          ev->bad_row + 1, fit->labels[ev->bad_row], ev->row_err.message);
+        else
+            st = zvp_fail(err, ZVP_EFIT, "%s: none of %zu start(s) reached a finite cost (%s)",
+                          zvp_fit_name(fit), pp->starts, gsl_strerror(sol->starts[0].gsl_status));
+    }
+done:
+    if (st)
+        zvp_fit_solution_free(sol);
+    gsl_multifit_nlinear_free(w);
+    gsl_matrix_free(covar);
+    free(us);
+    free(x);
+    free(fbuf);
+    return st;
+}
+
+/* The checks a run needs beyond the declarations: rows, enough cells, no measured 0 with
+ * relative residuals. */
+static int check_runnable(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_error *err)
+{
+    const char *name = zvp_fit_name(fit);
+    if (fit->n_free == 0 || fit->n_match == 0)
+        return zvp_fail(err, ZVP_EINVAL, "%s: %zu free parameters and %zu matched outputs: need "
+                        "at least one of each", name, fit->n_free, fit->n_match);
+    if (fit->n_free > ZVP_FIT_MAX_FREE)
+        return zvp_fail(err, ZVP_EINVAL, "%s: %zu free parameters is out of range [1, %d]", name,
+                        fit->n_free, ZVP_FIT_MAX_FREE);
+    if (fit->n_rows == 0)
+        return zvp_fail(err, ZVP_EINVAL, "%s: no rows to fit", name);
+    if (fit->n_measured < fit->n_free)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "%s: %zu measured cells for %zu free parameters: need at least as many "
+                        "cells as free parameters", name, fit->n_measured, fit->n_free);
+    if (pp->residual == ZVP_FIT_RELATIVE)
+        for (size_t i = 0; i < fit->n_rows; i++)
+            for (size_t j = 0; j < fit->n_match; j++)
+                if (fit->measured[i * fit->n_match + j] == 0.0)
+                    return zvp_fail(err, ZVP_EINVAL,
+                                    "%s: row %zu (%s) measures %s = 0, which a relative residual "
+                                    "cannot use (use absolute residuals)", name, i + 1,
+                                    fit->labels[i], fit->model->outputs[fit->match[j].index].name);
+    return ZVP_SUCCESS;
+}
+
+int zvp_fit_run_with(const zvp_fit *fit, const zvp_fit_parameters *params,
+                     zvp_fit_result **out, zvp_error *err)
+{
+    zvp_fit_parameters pp;
+    zvp_fit_solution sol;
+    zvp_fit_eval ev;
+    size_t n;
+    int st;
+    if (!out)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_fit_run: out is NULL");
+    *out = NULL;
+    if (!fit)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_fit_run: fit is NULL");
+    pp = params ? *params : fit->params;
+    if ((st = zvp_fit_check_parameters(&pp, err)) || (st = check_runnable(fit, &pp, err)))
+        return st;
+    n = fit->n_rows * fit->n_match;
+    memset(&ev, 0, sizeof ev);
+    ev.fit = fit;
+    ev.residual_absolute = pp.residual == ZVP_FIT_ABSOLUTE;
+    ev.params = malloc(fit->model->n_params * sizeof(double) + 1);
+    ev.outputs = malloc(fit->model->n_outputs * sizeof(double) + 1);
+    ev.u = malloc(fit->n_free * sizeof(double));
+    ev.r = malloc(n * sizeof(double));
+    if (!ev.params || !ev.outputs || !ev.u || !ev.r)
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
+    else if (!(st = zvp_fit_solve(fit, &pp, &ev, &sol, err))) {
+        st = zvp_fit_result_build(fit, &pp, &ev, &sol, out, err);
+        zvp_fit_solution_free(&sol);
+    }
+    free(ev.params);
+    free(ev.outputs);
+    free(ev.u);
+    free(ev.r);
+    return st;
+}
+
+int zvp_fit_run(const zvp_fit *fit, zvp_fit_result **out, zvp_error *err)
+{
+    return zvp_fit_run_with(fit, NULL, out, err);
+}
