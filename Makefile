@@ -196,30 +196,35 @@ FUZZ_NAMES   ?= model_file fit_file csv ini cli_solve cli_eval cli_sweep
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
 FUZZ_COMMON  := $(FUZZ_B)/fuzz/common.o
+FUZZ_CLI     := $(filter cli_%,$(FUZZ_NAMES))
+FUZZ_FILES   := $(filter-out cli_%,$(FUZZ_NAMES))
 # the CLI, its main() renamed so a harness can call it: built from whatever src/cli/ holds
 FUZZ_CLI_OBJ := $(CLI_SRC:%.c=$(FUZZ_B)/fuzzcli/%.o)
+FUZZ_HOBJ    := $(FUZZ_COMMON) $(FUZZ_FILES:%=$(FUZZ_B)/fuzz/fuzz_%.o)
+FUZZ_CLI_HOBJ:= $(FUZZ_CLI:%=$(FUZZ_B)/fuzz/fuzz_%.o)
+FUZZ_OBJ     := $(FUZZ_HOBJ) $(FUZZ_CLI_HOBJ) $(FUZZ_CLI_OBJ)
 .PHONY: fuzz fuzz-build
-.PRECIOUS: $(FUZZ_B)/fuzz/%.o $(FUZZ_B)/fuzz/fuzz_cli_%.o $(FUZZ_B)/fuzzcli/%.o
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz: $(FUZZ_CC) not found;" \
 	  "install it with: apt-get install clang libclang-rt-dev libomp-dev"; exit 1; }
 	$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" fuzz-build
 	sh fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz_%)
-$(FUZZ_B)/fuzz/%.o: fuzz/%.c
+$(FUZZ_HOBJ): $(FUZZ_B)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DZVP_FUZZ_REPO='"$(CURDIR)"' -MMD -MP -c $< -o $@
-$(FUZZ_B)/fuzz/fuzz_cli_%.o: fuzz/fuzz_cli.c
+$(FUZZ_CLI_HOBJ): $(FUZZ_B)/fuzz/fuzz_cli_%.o: fuzz/fuzz_cli.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DZVP_FUZZ_COMMAND='"$*"' -MMD -MP -c $< -o $@
-$(FUZZ_B)/fuzzcli/%.o: %.c
+$(FUZZ_CLI_OBJ): $(FUZZ_B)/fuzzcli/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Dmain=zvp_cli_main_for_fuzz -MMD -MP -c $< -o $@
-$(FUZZ_B)/fuzz_cli_%: $(FUZZ_B)/fuzz/fuzz_cli_%.o $(FUZZ_COMMON) $(FUZZ_CLI_OBJ) $(STLIB)
+	$(CC) $(ALL_CFLAGS) $(JANSSON_CFLAGS) -Dmain=zvp_cli_main_for_fuzz -MMD -MP -c $< -o $@
+$(FUZZ_CLI:%=$(FUZZ_B)/fuzz_%): $(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FUZZ_COMMON) \
+  $(FUZZ_CLI_OBJ) $(STLIB)
+	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(JANSSON_LIBS) $(ALL_LDLIBS)
+$(FUZZ_FILES:%=$(FUZZ_B)/fuzz_%): $(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FUZZ_COMMON) $(STLIB)
 	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(ALL_LDLIBS)
-$(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FUZZ_COMMON) $(STLIB)
-	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(ALL_LDLIBS)
--include $(wildcard $(FUZZ_B)/fuzz/*.d) $(FUZZ_CLI_OBJ:.o=.d)
+-include $(FUZZ_OBJ:.o=.d)
 
 # ---- the main job -------------------------------------------------------------------------
 DEMO_DIR := results

@@ -1,30 +1,32 @@
 /*
  * fuzz/fuzz_cli.c - libFuzzer harness: the argument parsers of one CLI command.
  * Built once per command with -DZVP_FUZZ_COMMAND="solve" (or "eval", "sweep") and with the
- * CLI sources (src/cli/ *.c) compiled with -Dmain=zvp_cli_main_for_fuzz, so the whole
- * command line path runs: argv = { "zvmperf", ZVP_FUZZ_COMMAND, <input split on NUL or
- * newline bytes> } (at most 64 arguments). The CLI's stdout and stderr go to /dev/null
- * (libFuzzer's -close_fd_mask=3 unless given; libFuzzer's and the sanitizers' reports are
- * kept); stdin is /dev/null, so "-" (standard input) reads an empty file.
- * eval and sweep read model files, so their inputs are confined:
- *   - an argument containing '/' is skipped (no path outside the scratch directory);
- *   - a bare argument naming a file of calibration/params (copied to <scratch>/params) is
- *     replaced by that copy's path, so `eval sweetspot-zvm63.ini` loads a shipped file;
- *   - sweep: the value of every -o is replaced by <scratch>/out.h5 (nothing is written
- *     elsewhere), and an input whose axes make more than MAX_POINTS points is skipped
- *     (LO:HI:STEP ranges are counted before the CLI allocates them).
- * solve: an input is skipped when the product of (N + 1) over the numbers it gives as
- * populations, server counts, capacities and iteration counts exceeds MAX_WORK. The solvers accept work up to ZVP_QUEUE_MAX_WORK by design (seconds
- * in a release build, e.g. `mva-multi --users 49999999,0 --demands "1;1"`: 3 s, 400 MB),
- * which under the sanitizers exceeds the 10 s timeout of one input; the parsers of these
- * options are still fuzzed below the cap (fuzz/README.md).
+ * CLI sources (every .c under src/cli) compiled with -Dmain=zvp_cli_main_for_fuzz, so the
+ * whole command line path runs: argv = { "zvmperf", ZVP_FUZZ_COMMAND, <the input split on
+ * NUL or newline bytes> } (at most 64 arguments). The CLI's stdout and stderr go to
+ * /dev/null (libFuzzer's -close_fd_mask=3 unless given; libFuzzer's and the sanitizers'
+ * reports are kept); stdin is /dev/null, so "-" (standard input) reads an empty file.
+ * Confinement (fuzz/README.md):
+ *   - the CLI runs with the scratch directory as its working directory, and an input with
+ *     an argument containing '/' is skipped: whatever it names (-o, --output=, -oFILE, a
+ *     model file) lies in the scratch directory;
+ *   - ZVMPERF_DATA is the scratch directory, whose params/ holds copies of
+ *     calibration/params, so `eval sweetspot-zvm63` loads a shipped calibrated file;
+ *   - sweep: an input whose arguments could make more than MAX_POINTS grid points is
+ *     skipped (every argument is counted as if it were an axis NAME=LO:HI:STEP or
+ *     NAME=V1,V2,...: a bound that needs no option parsing); OpenMP gets at most 2 threads
+ *     whatever --threads says;
+ *   - solve: an input is skipped when the product of (N + 1) over the numbers it gives to
+ *     population, server, capacity and iteration options exceeds MAX_WORK. The solvers
+ *     accept work up to ZVP_QUEUE_MAX_WORK by design (seconds in a release build, e.g.
+ *     `mva-multi --users 49999999,0 --demands "1;1"`: 3 s, 400 MB), more than the 10 s
+ *     timeout of one input under the sanitizers.
  */
+#include <fcntl.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
 
@@ -40,8 +42,6 @@ int zvp_cli_main_for_fuzz(int argc, char **argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char out_path[FUZZ_PATH_MAX];
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     int fd = open("/dev/null", O_RDONLY);
@@ -53,17 +53,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     /* sweep --threads N: at most 2 OpenMP threads whatever N (set before OpenMP starts) */
     setenv("OMP_THREAD_LIMIT", "2", 1);
     setenv("OMP_NUM_THREADS", "1", 0);
-    if (strcmp(ZVP_FUZZ_COMMAND, "solve") != 0)
-        fuzz_copy_dir("calibration/params", "params", ".ini");
-    snprintf(out_path, sizeof out_path, "%s/out.h5", fuzz_scratch());
+    fuzz_copy_dir("calibration/params", "params", ".ini");
+    setenv("ZVMPERF_DATA", fuzz_scratch(), 1);
     return 0;
 }
 
-/* Points of one axis spec NAME=LO:HI:STEP | NAME=V1,V2,... | NAME=V, as an upper bound
- * (a malformed spec counts 1: the CLI refuses it before allocating). */
-static double axis_points(const char *spec)
+/* Points of an argument read as an axis spec [--option=]NAME=LO:HI:STEP | NAME=V1,V2,...,
+ * as an upper bound: 1 when it is neither (a malformed range counts 1: the CLI refuses
+ * it before allocating). */
+static double axis_points(const char *arg)
 {
-    const char *v = strchr(spec, '=');
+    const char *v = strrchr(arg, '=');
     double lo, hi, step, n = 1;
     char *end;
     if (!v)
@@ -89,7 +89,7 @@ static double axis_points(const char *spec)
     return n;
 }
 
-/* Product of (|x| + 1) over the finite numbers of a list value ("1,2;3:4"): a bound on the
+/* Product of (|x| + 1) over the finite numbers in a list value ("1,2;3:4"): a bound on the
  * work the counts in it can ask for (an exact multiclass MVA visits prod (N_c + 1) states). */
 static double count_work(const char *v)
 {
@@ -106,32 +106,51 @@ static double count_work(const char *v)
     return work;
 }
 
-/* 1 when `name` (no '/') is a file in <scratch>/params: *path gets its copy's path. */
-static int shipped_model(const char *name, char *path, size_t n)
+/* solve options whose values are counts (also as --opt=value and abbreviations). */
+static int count_option(const char *a)
 {
-    struct stat st;
-    if (!*name || name[0] == '-' || strchr(name, '='))
+    static const char *const opts[] = {"--users", "--sources", "--servers", "--station-servers",
+                                       "--capacity", "--max-iterations"};
+    size_t n = strcspn(a, "=");
+    if (n < 3 || strncmp(a, "--", 2) != 0)
         return 0;
-    snprintf(path, n, "%s/params/%s", fuzz_scratch(), name);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+        if (strncmp(a, opts[k], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when the arguments are inside the harness's bounds (see the top of this file). */
+static int confined(int argc, char **argv)
+{
+    double points = 1, work = 1;
+    int solve = strcmp(ZVP_FUZZ_COMMAND, "solve") == 0;
+    for (int i = 2; i < argc; i++) {
+        if (!solve && strchr(argv[i], '/'))
+            return 0;
+        if (!solve)
+            points *= axis_points(argv[i]);
+        else if (count_option(argv[i]))
+            work *= count_work(strchr(argv[i], '=') ? strchr(argv[i], '=') + 1
+                               : i + 1 < argc   ? argv[i + 1]
+                                                : "");
+    }
+    return points <= MAX_POINTS && work <= MAX_WORK;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char paths[MAX_ARGS + 3][FUZZ_PATH_MAX];
     char *argv[MAX_ARGS + 3], *text = malloc(size + 1);
-    int argc = 0, files = strcmp(ZVP_FUZZ_COMMAND, "solve") != 0;
-    int sweep = strcmp(ZVP_FUZZ_COMMAND, "sweep") == 0;
-    double points = 1, work = 1;
+    int argc = 0, cwd;
     if (!text)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
     argv[argc++] = (char *)"zvmperf";
     argv[argc++] = (char *)ZVP_FUZZ_COMMAND;
-    for (size_t i = 0, start = 0; i <= size; i++)
+    for (size_t i = 0, start = 0; size > 0 && i <= size; i++)
         if (i == size || text[i] == '\n' || text[i] == '\0') {
-            if (i == size && start == size && size > 0)
+            if (i == size && start == size)
                 break; /* a trailing separator ends the last argument */
             if (argc == MAX_ARGS + 2) {
                 free(text);
@@ -141,36 +160,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             argv[argc++] = text + start;
             start = i + 1;
         }
-    if (size == 0)
-        argc = 2; /* no input: no argument */
-    for (int i = 2; files && i < argc; i++) {
-        if (strchr(argv[i], '/')) {
-            free(text);
-            return 0;
-        }
-        if (shipped_model(argv[i], paths[i], sizeof paths[i]))
-            argv[i] = paths[i];
-    }
-    for (int i = 2; sweep && i + 1 < argc; i++) {
-        /* the CLI's scan: these options take the next argument as their value */
-        if (strcmp(argv[i], "-o") == 0)
-            argv[++i] = out_path;
-        else if (strcmp(argv[i], "--axis") == 0)
-            points *= axis_points(argv[++i]);
-        else if (strcmp(argv[i], "--threads") == 0 || strcmp(argv[i], "--block") == 0)
-            i++;
-    }
-    for (int i = 2; !files && i + 1 < argc; i++)
-        if (strcmp(argv[i], "--users") == 0 || strcmp(argv[i], "--sources") == 0 ||
-            strcmp(argv[i], "--servers") == 0 || strcmp(argv[i], "--station-servers") == 0 ||
-            strcmp(argv[i], "--capacity") == 0 || strcmp(argv[i], "--max-iterations") == 0)
-            work *= count_work(argv[i + 1]);
-    if (points > MAX_POINTS || work > MAX_WORK) {
-        free(text);
-        return 0;
-    }
     argv[argc] = NULL;
-    (void)zvp_cli_main_for_fuzz(argc, argv);
+    if (confined(argc, argv) && (cwd = open(".", O_RDONLY | O_DIRECTORY)) >= 0) {
+        if (chdir(fuzz_scratch()) == 0) {
+            (void)zvp_cli_main_for_fuzz(argc, argv);
+            if (fchdir(cwd) != 0)
+                abort();
+        }
+        close(cwd);
+    }
     free(text);
     return 0;
 }

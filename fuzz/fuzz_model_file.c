@@ -1,10 +1,10 @@
 /*
  * fuzz/fuzz_model_file.c - libFuzzer harness: the model-file loader.
- * The input is written to a file in the scratch directory and read with
- * zvp_model_file_read (when the parse-from-memory zvp_model_file_parse is public, the
- * harness can call it directly: fuzz/README.md). A file that loads is written back with
- * zvp_model_file_write and read again: the model and the parameters must come back
- * bit-identical (model.h promises an exact round trip of [parameters]).
+ * The input is parsed from memory with zvp_model_file_parse (zvp_model_file_read is
+ * zvp_read_input + that; the file path is fuzzed through the eval harness). A file that
+ * loads is written with zvp_model_file_write into the scratch directory and read back
+ * with zvp_model_file_read: the model and the parameters must come back bit-identical
+ * (the writer promises an exact round trip of [parameters]).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +15,13 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char in_path[FUZZ_PATH_MAX], out_path[FUZZ_PATH_MAX];
+static char out_path[FUZZ_PATH_MAX];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
     zvp_init();
-    snprintf(in_path, sizeof in_path, "%s/input.ini", fuzz_scratch());
     snprintf(out_path, sizeof out_path, "%s/written.ini", fuzz_scratch());
     return 0;
 }
@@ -31,8 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     zvp_model_file *mf = NULL, *back = NULL;
     zvp_error err = {0};
-    fuzz_write_file(in_path, data, size);
-    if (zvp_model_file_read(in_path, &mf, &err) != ZVP_SUCCESS) {
+    if (zvp_model_file_parse("fuzz", (const char *)data, size, &mf, &err) != ZVP_SUCCESS) {
         if (mf)
             __builtin_trap(); /* *out is NULL on failure */
         return 0;
