@@ -2,10 +2,10 @@
 """fuzz/gen_dicts.py - write the libFuzzer dictionaries fuzz/*.dict.
 
 Usage (from the repository root, after `make`):  /usr/bin/python3 fuzz/gen_dicts.py build/zvmperf
-The model, parameter and output names come from `zvmperf models --json`; the column names
-and units from the headers of calibration/data/*.csv and tests/data/*.csv; the solve kinds
-and options from the usage text at the top of src/cli/solve.c. Rerun after adding a model,
-a command option or a data file, and commit the result.
+The model, parameter and output names come from `zvmperf models --json`; the kinds and
+options of solve, eval and sweep from `zvmperf COMMAND --help`; the column names and units
+from the headers of calibration/data/*.csv and tests/data/*.csv. Rerun after adding a
+model, a command option or a data file, and commit the result.
 """
 import glob
 import json
@@ -25,7 +25,6 @@ FIT_SECTIONS = ["[fit]", "[fixed]", "[inputs]", "[free]", "[match]"]
 FIT_KEYS = ["model", "data", "join", "join_key", "where", "base", "output", "starts", "residual",
             "relative", "absolute", "name"]
 CSV = [",", "\"", "\"\"", "#", "\n", "\r\n", " ", "\t", "[", "]", ",,", "\"a,b\""]
-SWEEP_OPTS = ["--axis", "-o", "--threads", "--block", "--json", "-"]
 
 
 def esc(s):
@@ -63,9 +62,20 @@ def csv_headers():
     return names, units
 
 
+def cli(*args):
+    return subprocess.run([sys.argv[1], *args], check=True, capture_output=True, text=True).stdout
+
+
+def options(help_text):
+    """Long and short options of a help text, also in their --opt=value form."""
+    opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-zA-Z])\b", help_text)))
+    return opts + [o + "=" for o in opts if o.startswith("--")] + ["--", "-"]
+
+
 def main():
-    models = json.loads(subprocess.run([sys.argv[1], "models", "--json"], check=True,
-                                       capture_output=True, text=True).stdout)
+    models = json.loads(cli("models", "--json"))
+    if isinstance(models, dict):  # {"command": "models", "models": [...]}
+        models = models["models"]
     mnames = [m["name"] for m in models]
     params = [p["name"] for m in models for p in m["parameters"]]
     outputs = [o["name"] for m in models for o in m["outputs"]]
@@ -75,9 +85,10 @@ def main():
     data_files += [os.path.basename(p) for p in sorted(glob.glob("tests/data/*.csv"))]
     bases = ["../params/" + os.path.basename(p) for p in sorted(glob.glob("calibration/params/*.ini"))]
     shipped = [os.path.basename(p) for p in sorted(glob.glob("calibration/params/*.ini"))]
-    head = open("src/cli/solve.c").read().split("*/", 1)[0]
-    kinds = re.search(r"KIND: ([^.]*)\.", head).group(1).split()
-    solve_opts = sorted(set(re.findall(r"--[a-z][a-z-]*", head)))
+    solve_help = cli("solve", "--help")
+    kinds = re.findall(r"^  ([a-z0-9-]+(?:\|[a-z0-9-]+)*) ", solve_help, re.M)
+    kinds = [k for ks in kinds for k in ks.split("|")]
+    solve_opts = options(solve_help)
 
     write("ini.dict", INI + MODEL_SECTIONS + FIT_SECTIONS + FIT_KEYS + NUMBERS)
     write("model_file.dict", INI + MODEL_SECTIONS + ["name"] + mnames + params + NUMBERS +
@@ -87,10 +98,11 @@ def main():
     write("csv.dict", CSV + cols + cunits + units + NUMBERS)
     write("cli_solve.dict", kinds + solve_opts + ["exact", "schweitzer", "bard", "inf", "\n",
           "1,2", "0.1,0.2;0.3,0.05", "1:101,2:187", ":", ";", ","] + NUMBERS)
-    write("cli_eval.dict", mnames + shipped + ["--json", "-", "=", "\n"] +
+    write("cli_eval.dict", mnames + shipped + [n[:-4] for n in shipped] +
+          options(cli("eval", "--help")) + ["=", "\n"] + [p + "=" for p in params] + NUMBERS)
+    write("cli_sweep.dict", mnames + shipped + options(cli("sweep", "--help")) +
+          ["=", ":", ",", "\n", "out.h5", "1:4:1", "0:1:0.5", "1,2,3"] +
           [p + "=" for p in params] + NUMBERS)
-    write("cli_sweep.dict", mnames + shipped + SWEEP_OPTS + ["=", ":", ",", "\n", "1:4:1", "0:1:0.5",
-          "1,2,3"] + [p + "=" for p in params] + NUMBERS)
 
 
 if __name__ == "__main__":
