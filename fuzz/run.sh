@@ -7,7 +7,8 @@
 # reproducers in BUILD_DIR/artifacts/NAME-{crash,leak,timeout,oom}-*.
 # Exit status 1 when any harness found a crash, leak, timeout or out-of-memory.
 set -u
-B=$1
+# absolute: the CLI harnesses change directory while a command runs (a crash then)
+B=$(cd "$1" && pwd) || exit 2
 SECS=$2
 shift 2
 mkdir -p "$B/logs" "$B/artifacts"
