@@ -63,9 +63,21 @@ def note(text):
 
 
 def savefig(fig, name):
-    """Save a figure as notebooks/figures/<name>.png and return the path."""
+    """Save a figure as notebooks/figures/<name>.png and return the path. Written to a
+    temporary file beside it and renamed over it only when complete (as the library writes
+    every file): a failed or interrupted save leaves the previous figure."""
     path = os.path.join(FIG_DIR, name + ".png")
-    fig.savefig(path, bbox_inches="tight")
+    fd, tmp = tempfile.mkstemp(prefix="." + name + ".png.", suffix=".tmp", dir=FIG_DIR)
+    try:
+        with os.fdopen(fd, "wb") as fp:
+            fig.savefig(fp, format="png", bbox_inches="tight")
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
     print("figure:", os.path.relpath(path, REPO))
     return path
 

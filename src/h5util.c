@@ -1,7 +1,12 @@
 /* src/h5util.c - small private HDF5 helpers (see h5util.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <hdf5_hl.h>
 #include "h5util.h"
 #include "internal.h"
@@ -23,7 +28,13 @@ static herr_t zvp_h5_walk_cb(unsigned n, const H5E_error2_t *e, void *client_dat
 {
     char *detail = client_data;
     if (n == 0 && e && e->desc) {
-        snprintf(detail, 160, "%s", e->desc);
+        const char *sys = strstr(e->desc, "error message = '");
+        if (sys) { /* a system call failed: its message, not HDF5's dump of the call */
+            sys += strlen("error message = '");
+            snprintf(detail, 160, "%.*s", (int)strcspn(sys, "'"), sys);
+        } else {
+            snprintf(detail, 160, "%.*s", (int)strcspn(e->desc, "\n"), e->desc);
+        }
     }
     return 0;
 }
@@ -154,5 +165,244 @@ int zvp_h5_dataset_double_units(hid_t loc, const char *name, int rank, const hsi
     rc = zvp_h5_attr_strings(loc, name, "units", units, n_units, path, err);
     if (rc == ZVP_SUCCESS && description)
         rc = zvp_h5_attr_string(loc, name, "description", description, path, err);
+    return rc;
+}
+
+/* ---- the guard driver: writes that cannot fail inside HDF5 ------------------------------
+ *
+ * HDF5 1.10 cannot survive a failed H5Fclose: when the final flush fails (disk full, file
+ * size limit), the file's ID stays registered half-destroyed and the library crashes at the
+ * next file operation or at exit. This driver is POSIX I/O like the default (sec2) one,
+ * except that a failed write or truncate is recorded in the caller's zvp_h5_guard and then
+ * every later write is discarded and reported as done: HDF5 never sees an I/O error, its
+ * handles always close, and the caller turns the recorded error into ZVP_EIO and removes
+ * the (temporary) file. The driver is registered for one file and unregistered after it. */
+
+typedef struct guard_file {
+    H5FD_t pub; /* first: HDF5 sees this part */
+    int fd;
+    haddr_t eoa, eof;
+    zvp_h5_guard *guard;
+    dev_t dev;
+    ino_t ino;
+} guard_file;
+
+typedef struct guard_info {
+    zvp_h5_guard *guard;
+} guard_info;
+
+#define GUARD_MAXADDR ((haddr_t)(((unsigned long long)1 << 62) - 1))
+
+static void guard_record(guard_file *g, int e)
+{
+    if (!g->guard->io_errno)
+        g->guard->io_errno = e ? e : EIO;
+}
+
+static H5FD_t *guard_open(const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
+{
+    const guard_info *info = H5Pget_driver_info(fapl);
+    int oflags = (flags & H5F_ACC_RDWR) ? O_RDWR : O_RDONLY;
+    struct stat st;
+    (void)maxaddr;
+    if (!info || !info->guard)
+        return NULL;
+    if (flags & H5F_ACC_TRUNC)
+        oflags |= O_TRUNC;
+    if (flags & H5F_ACC_CREAT)
+        oflags |= O_CREAT;
+    if (flags & H5F_ACC_EXCL)
+        oflags |= O_EXCL;
+    guard_file *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->fd = open(name, oflags, 0666);
+    if (g->fd < 0 || fstat(g->fd, &st) != 0) {
+        if (g->fd >= 0)
+            close(g->fd);
+        free(g);
+        return NULL;
+    }
+    g->eof = (haddr_t)st.st_size;
+    g->dev = st.st_dev;
+    g->ino = st.st_ino;
+    g->guard = info->guard;
+    return &g->pub;
+}
+
+static herr_t guard_close(H5FD_t *file)
+{
+    guard_file *g = (guard_file *)file;
+    if (close(g->fd) != 0)
+        guard_record(g, errno);
+    free(g);
+    return 0;
+}
+
+static int guard_cmp(const H5FD_t *a, const H5FD_t *b)
+{
+    const guard_file *x = (const guard_file *)a, *y = (const guard_file *)b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino == y->ino ? 0 : x->ino < y->ino ? -1 : 1;
+}
+
+static herr_t guard_query(const H5FD_t *file, unsigned long *flags)
+{
+    (void)file;
+    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA |
+             H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA;
+    return 0;
+}
+
+static haddr_t guard_get_eoa(const H5FD_t *file, H5FD_mem_t type)
+{
+    (void)type;
+    return ((const guard_file *)file)->eoa;
+}
+
+static herr_t guard_set_eoa(H5FD_t *file, H5FD_mem_t type, haddr_t addr)
+{
+    (void)type;
+    ((guard_file *)file)->eoa = addr;
+    return 0;
+}
+
+static haddr_t guard_get_eof(const H5FD_t *file, H5FD_mem_t type)
+{
+    (void)type;
+    return ((const guard_file *)file)->eof;
+}
+
+static herr_t guard_get_handle(H5FD_t *file, hid_t fapl, void **handle)
+{
+    (void)fapl;
+    *handle = &((guard_file *)file)->fd;
+    return 0;
+}
+
+/* Read what is there; zeros past the end of the file. */
+static herr_t guard_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
+                         void *buf)
+{
+    guard_file *g = (guard_file *)file;
+    unsigned char *p = buf;
+    (void)type;
+    (void)dxpl;
+    while (size > 0) {
+        ssize_t n = pread(g->fd, p, size, (off_t)addr);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            memset(p, 0, size);
+            break;
+        }
+        p += n;
+        addr += (haddr_t)n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Write; after the first failure, record it and discard (see above). */
+static herr_t guard_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
+                          const void *buf)
+{
+    guard_file *g = (guard_file *)file;
+    const unsigned char *p = buf;
+    haddr_t end = addr + size;
+    (void)type;
+    (void)dxpl;
+    while (size > 0 && !g->guard->io_errno) {
+        ssize_t n = pwrite(g->fd, p, size, (off_t)addr);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            guard_record(g, n < 0 ? errno : ENOSPC);
+            break;
+        }
+        p += n;
+        addr += (haddr_t)n;
+        size -= (size_t)n;
+    }
+    if (end > g->eof)
+        g->eof = end;
+    return 0;
+}
+
+static herr_t guard_truncate(H5FD_t *file, hid_t dxpl, hbool_t closing)
+{
+    guard_file *g = (guard_file *)file;
+    (void)dxpl;
+    (void)closing;
+    if (g->eoa != g->eof && !g->guard->io_errno && ftruncate(g->fd, (off_t)g->eoa) != 0)
+        guard_record(g, errno);
+    g->eof = g->eoa;
+    return 0;
+}
+
+static const H5FD_class_t guard_class = {
+#ifdef H5FD_CLASS_VERSION /* HDF5 1.14 and later */
+    .version = H5FD_CLASS_VERSION,
+    .value = (H5FD_class_value_t)(H5_VFD_RESERVED + 77),
+#endif
+    .name = "zvmperf_guard",
+    .maxaddr = GUARD_MAXADDR,
+    .fc_degree = H5F_CLOSE_WEAK,
+    .fapl_size = sizeof(guard_info),
+    .open = guard_open,
+    .close = guard_close,
+    .cmp = guard_cmp,
+    .query = guard_query,
+    .get_eoa = guard_get_eoa,
+    .set_eoa = guard_set_eoa,
+    .get_eof = guard_get_eof,
+    .get_handle = guard_get_handle,
+    .read = guard_read,
+    .write = guard_write,
+    .truncate = guard_truncate,
+    .fl_map = H5FD_FLMAP_DICHOTOMY,
+};
+
+hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl)
+{
+    guard_info info;
+    hid_t own, f = H5I_INVALID_HID;
+    g->io_errno = 0;
+    g->driver = H5FDregister(&guard_class);
+    if (g->driver < 0)
+        return H5I_INVALID_HID;
+    own = fapl == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(fapl);
+    info.guard = g;
+    if (own >= 0 && H5Pset_driver(own, g->driver, &info) >= 0)
+        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, own);
+    if (own >= 0)
+        H5Pclose(own);
+    if (f < 0) {
+        H5FDunregister(g->driver);
+        g->driver = H5I_INVALID_HID;
+    }
+    return f;
+}
+
+int zvp_h5_check(const zvp_h5_guard *g, const char *path, zvp_error *err)
+{
+    if (!g->io_errno)
+        return ZVP_SUCCESS;
+    return zvp_fail(err, ZVP_EIO, "HDF5: cannot write '%s': %s (disk full or file size "
+                    "limit?); '%s' is left as it was", path, strerror(g->io_errno), path);
+}
+
+int zvp_h5_close(zvp_h5_guard *g, hid_t file, int rc, const char *path, zvp_error *err)
+{
+    if (file >= 0 && H5Fclose(file) < 0 && rc == ZVP_SUCCESS && !g->io_errno)
+        rc = zvp_h5_fail(err, path, "close (flush) file", path);
+    if (g->driver >= 0)
+        H5FDunregister(g->driver);
+    g->driver = H5I_INVALID_HID;
+    if (g->io_errno) /* the reason behind any HDF5 error that followed it */
+        rc = zvp_h5_check(g, path, err);
     return rc;
 }

@@ -89,4 +89,31 @@ int zvp_h5_dataset_double_units(hid_t loc, const char *name, int rank, const hsi
                                 const double *data, const char *const *units, size_t n_units,
                                 const char *description, const char *path, zvp_error *err);
 
+/* ---- files written through the guard driver (h5util.c): HDF5 never sees an I/O error, so
+ * every handle closes even when the disk is full; the first I/O error is kept here. */
+typedef struct zvp_h5_guard {
+    hid_t driver; /* the driver registered for this file */
+    int io_errno; /* first failed write or truncate, 0 = none */
+} zvp_h5_guard;
+
+/**
+ * zvp_h5_create - H5Fcreate(path, H5F_ACC_TRUNC) with fapl's properties (H5P_DEFAULT or a
+ * file access list, not modified) and the guard driver recording into g (caller-owned; it
+ * must stay at this address until zvp_h5_close). @return the file, or < 0 (no file, g
+ * released; call zvp_h5_fail next).
+ */
+hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl);
+
+/** zvp_h5_check - ZVP_EIO naming path and the system's reason when a write failed so far,
+ *  else ZVP_SUCCESS. Call it after each large write to stop early. */
+int zvp_h5_check(const zvp_h5_guard *g, const char *path, zvp_error *err);
+
+/**
+ * zvp_h5_close - close a file made by zvp_h5_create (its objects must be closed) and
+ * release g. @return rc when it reports an error and no write failed; ZVP_EIO from a
+ * failed write (that is the reason, whatever HDF5 said after it) or from the close;
+ * else ZVP_SUCCESS.
+ */
+int zvp_h5_close(zvp_h5_guard *g, hid_t file, int rc, const char *path, zvp_error *err);
+
 #endif

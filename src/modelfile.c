@@ -1,11 +1,13 @@
 /* src/modelfile.c - model files (zvmperf/modelfile.h): a registered model plus a parameter
  * vector, standard errors and provenance, read with the library's INI reader
  * (src/util/ini.c: the input is read once, no line-length limit, "-" is standard input). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/atomic.h"
 #include "util/ini.h"
 #include "zvmperf/modelfile.h"
 
@@ -265,14 +267,12 @@ static void format_exact(double v, char *buf, size_t n)
     }
 }
 
-int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err)
+/* Write mf to the open stream fp; 0, or -1 when a write failed. */
+static int write_stream(const zvp_model_file *mf, FILE *fp)
 {
     const zvp_model *m = mf->model;
-    FILE *fp = fopen(path, "w");
     size_t i;
     int any_se = 0;
-    if (!fp)
-        return zvp_fail(err, ZVP_EIO, "cannot write model file '%s'", path);
     fprintf(fp, "; zvmperf model file (zvmperf %s)\n[model]\nname = %s\n\n[parameters]\n",
             zvp_version(), m->name);
     for (i = 0; i < m->n_params; i++) {
@@ -294,7 +294,39 @@ int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *
         for (i = 0; i < mf->n_prov; i++)
             fprintf(fp, "%s = %s\n", mf->prov[i].key, mf->prov[i].value);
     }
-    if (fclose(fp) != 0)
-        return zvp_fail(err, ZVP_EIO, "error writing model file '%s'", path);
+    return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
+}
+
+int zvp_model_file_write_tmp(const zvp_model_file *mf, const zvp_atomic *a, zvp_error *err)
+{
+    if (!mf || !a || !a->tmp)
+        return zvp_fail(err, ZVP_EINVAL, "model file write: mf and a begun output are required");
+    FILE *fp = fopen(a->tmp, "w");
+    if (!fp)
+        return zvp_fail(err, ZVP_EIO, "cannot write model file '%s': %s", a->target,
+                        strerror(errno));
+    int bad = write_stream(mf, fp), e = errno;
+    if (fclose(fp) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad)
+        return zvp_fail(err, ZVP_EIO, "error writing model file '%s': %s (the old file, if "
+                        "any, is unchanged)", a->target, strerror(e));
     return ZVP_SUCCESS;
+}
+
+int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err)
+{
+    zvp_atomic a;
+    if (!mf || !path)
+        return zvp_fail(err, ZVP_EINVAL, "model file write: mf and path must not be NULL");
+    int st = zvp_atomic_begin(&a, path, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    st = zvp_model_file_write_tmp(mf, &a, err);
+    if (st == ZVP_SUCCESS)
+        return zvp_atomic_commit(&a, err);
+    zvp_atomic_abort(&a);
+    return st;
 }

@@ -263,5 +263,95 @@ assert d["alpha_se"]["value"] is None and "degree of freedom" in d["nulls"]["/al
 "$ZVP" solve mva --users 40 --think 2 --demands 1,0.5 --method schweitzer --max-iterations 1 --json > "$T/nc.json" 2>/dev/null; st=$?
 [ "$st" -eq 1 ] && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"] == "not converged" and d["converged"] is False' "$T/nc.json" && ok || bad "mva not converged: exit $st"
 
+# ---- files are never damaged (issue 9, items 1-5) -------------------------------------------
+# A copy of two fit trees: fits/, data/, params/ side by side, as in calibration/.
+W=$T/tree; rm -rf "$W"; mkdir -p "$W/fits" "$W/data" "$W/params"
+cp calibration/fits/sweetspot-zvm63.ini calibration/fits/fsio-cid64-20.ini "$W/fits/"
+cp calibration/data/000_table3_sweetspot_zvm63.csv calibration/data/000_table1_sweetspot_config.csv \
+   calibration/data/002_fit_fsio.csv "$W/data/"
+cp calibration/params/fsio-cid64-20.ini "$W/params/base.ini"
+sed 's|^output .*|output   = ../params/fsio.ini\nbase     = ../params/base.ini|' \
+    "$W/fits/fsio-cid64-20.ini" > "$W/fits/f.ini"
+cp -R "$W/data" "$W/data.orig"; cp "$W/fits/f.ini" "$W/f.orig"; cp "$W/params/base.ini" "$W/base.orig"
+notmp() { # no temporary left in the directories given
+  left=$(find "$@" -name '.*.tmp' 2>/dev/null)
+  [ -z "$left" ] && ok || bad "temporary files left: $left"
+}
+same_inputs() { # the inputs are byte for byte what they were
+  diff -r "$W/data" "$W/data.orig" >/dev/null && cmp -s "$W/fits/f.ini" "$W/f.orig" &&
+    cmp -s "$W/params/base.ini" "$W/base.orig" && ok || bad "an input changed: $1"
+}
+# 1. written whole through a temporary: the fit file's output (../params, its tree) and report
+expect 0 "wrote" -- "$ZVP" calibrate "$W/fits/f.ini"
+[ -s "$W/params/fsio.ini" ] && [ -s "$W/params/fsio.report.h5" ] && ok || bad "calibrate output"
+cp "$W/params/fsio.ini" "$W/fsio.first"
+expect 0 "wrote" -- "$ZVP" calibrate "$W/fits/f.ini"   # replaces: same parameters again
+grep -v '^fitted_at' "$W/params/fsio.ini" > "$W/a.txt"; grep -v '^fitted_at' "$W/fsio.first" > "$W/b.txt"
+cmp -s "$W/a.txt" "$W/b.txt" && ok || bad "second calibrate changed the parameters"
+notmp "$W"
+# 2. all outputs or none: the report cannot be written, so no model file either
+expect 1 "cannot write '/nonexistent/x.h5'" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/new.ini" --h5 /nonexistent/x.h5
+[ ! -e "$W/new.ini" ] && ok || bad "calibrate left new.ini after the report failed"
+echo "old content" > "$W/keep.ini"
+expect 1 "/nonexistent" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/keep.ini" --h5 /nonexistent/x.h5
+[ "$(cat "$W/keep.ini")" = "old content" ] && ok || bad "a failed calibrate changed the old model file"
+expect 1 "cannot write '/nonexistent/m.ini'" -- "$ZVP" calibrate "$W/fits/f.ini" -o /nonexistent/m.ini --h5 "$W/r.h5"
+[ ! -e "$W/r.h5" ] && ok || bad "calibrate left the report after the model file failed"
+mkdir -p "$W/adir"
+expect 2 "is a directory" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/adir"
+notmp "$W"
+# 3. an output may not be an input, nor name the same file twice
+expect 2 "output model file '$W/fits/f.ini' is the input fit file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/fits/f.ini"
+expect 2 "is the input fit file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/fits/../fits/./f.ini"
+expect 2 "is the input data file '$W/fits/../data/002_fit_fsio.csv'" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/data/002_fit_fsio.csv"
+expect 2 "HDF5 report '$W/data/002_fit_fsio.csv' is the input data file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/o.ini" --h5 "$W/data/002_fit_fsio.csv"
+expect 2 "is the input base model file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/params/base.ini"
+ln "$W/data/002_fit_fsio.csv" "$W/hardlink.csv"   # another name, the same inode
+expect 2 "is the input data file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/hardlink.csv"
+rm -f "$W/hardlink.csv"
+expect 2 "is the input join file" -- "$ZVP" calibrate "$W/fits/sweetspot-zvm63.ini" -o "$W/data/000_table1_sweetspot_config.csv"
+expect 2 "outputs model file '$W/x' and HDF5 report '$W/x' are the same file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/x" --h5 "$W/x"
+expect 2 "are the same file" -- "$ZVP" calibrate "$W/fits/f.ini" -o "$W/x" --h5 "$W/../tree/x"
+[ ! -e "$W/x" ] && ok || bad "refused calibrate wrote x"
+same_inputs "calibrate onto inputs"
+cp "$W/params/base.ini" "$W/m.ini"; cp "$W/m.ini" "$W/m.orig"
+expect 2 "output HDF5 file (-o) '$W/m.ini' is the input model file '$W/m.ini'" -- "$ZVP" sweep "$W/m.ini" --axis storage_util=0.1,0.2 -o "$W/m.ini"
+expect 2 "is the input model file" -- "$ZVP" sweep "$W/m.ini" --axis storage_util=0.1,0.2 -o "$W/./m.ini"
+cmp -s "$W/m.ini" "$W/m.orig" && ok || bad "sweep -o onto its model file changed it"
+# a fit file's output is resolved against it and stays within its directory's parent
+for o in ../../escape.ini /tmp/escape.ini a/../../../escape.ini ../../tree/escape.ini; do
+  sed "s|^output .*|output   = $o|" "$W/fits/fsio-cid64-20.ini" > "$W/fits/bad-out.ini"
+  expect 2 "output = '$o' leaves the fit file's tree" -- "$ZVP" calibrate "$W/fits/bad-out.ini"
+done
+[ ! -e "$T/escape.ini" ] && [ ! -e /tmp/escape.ini ] && ok || bad "an output left the fit tree"
+sed "s|^output .*|output   = ./../params/in-tree.ini|" "$W/fits/fsio-cid64-20.ini" > "$W/fits/ok-out.ini"
+expect 0 "wrote" -- "$ZVP" calibrate "$W/fits/ok-out.ini"
+[ -s "$W/params/in-tree.ini" ] && ok || bad "output within the tree not written"
+grep -v '^output' "$W/fits/fsio-cid64-20.ini" > "$W/fits/no-out.ini"   # -o writes anywhere
+expect 0 "wrote" -- "$ZVP" calibrate "$W/fits/no-out.ini" -o "$T/anywhere.ini"
+# 4. disk full (file size limit; SIGXFSZ ignored so write() fails with EFBIG): exit 1 with
+# the reason, no crash at HDF5 shutdown, no temporary left, the previous file untouched
+echo "previous sweep" > "$W/big.h5"
+( trap '' XFSZ; ulimit -f 50; "$ZVP" sweep calibration/params/sweetspot-zvm63.ini \
+    --axis storage_gb=256:4096:1 --axis cpus=1:40:1 -o "$W/big.h5" ) > "$W/big.out" 2>&1; st=$?
+[ "$st" -eq 1 ] && grep -q "cannot write '$W/big.h5': File too large" "$W/big.out" && ok ||
+  bad "sweep under a file size limit: exit $st (139 = crash): $(cat "$W/big.out")"
+[ "$(cat "$W/big.h5")" = "previous sweep" ] && ok || bad "a failed sweep changed the previous file"
+echo "previous model" > "$W/small.ini"
+( trap '' XFSZ; ulimit -f 8; "$ZVP" calibrate "$W/fits/sweetspot-zvm63.ini" -o "$W/small.ini" ) > /dev/null 2> "$W/small.out"; st=$?
+[ "$st" -eq 1 ] && grep -q "File too large" "$W/small.out" && ok ||
+  bad "calibrate under a file size limit: exit $st: $(tail -2 "$W/small.out")"
+[ "$(cat "$W/small.ini")" = "previous model" ] && [ ! -e "$W/small.report.h5" ] && ok ||
+  bad "a calibrate that failed on its report changed the model file"
+notmp "$W"
+# 5. repeated options are refused by every command (never "last wins")
+expect 2 "option -o is given twice (first 'a.ini', then 'b.ini')" -- "$ZVP" calibrate "$W/fits/f.ini" -o a.ini -o b.ini
+expect 2 "option --h5 is given twice" -- "$ZVP" calibrate "$W/fits/f.ini" --h5 "$W/a.h5" --h5="$W/b.h5"
+expect 2 "option --block is given twice" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$W/a.h5" --block 4 --block 8
+expect 2 "option --json is given twice" -- "$ZVP" calibrate "$W/fits/f.ini" --json --json
+expect 2 "option --json is given twice" -- "$ZVP" version --json --json
+expect 2 "calibrate takes one FITFILE" -- "$ZVP" calibrate "$W/fits/f.ini" "$W/fits/f.ini"
+[ ! -e a.ini ] && [ ! -e b.ini ] && [ ! -e "$W/a.h5" ] && ok || bad "a refused command wrote a file"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

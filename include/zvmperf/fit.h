@@ -259,7 +259,8 @@ void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp);
  *  residual (fitted - measured), residual_pct; [p] estimates, stderrs, lo, hi, start;
  *  [p x p] covariance; [matched] r2, rmse, mape; [starts] start_cost, start_iterations,
  *  start_status; each with a `units` attribute; root attributes (names, units, labels,
- *  provenance, created in ISO 8601 UTC, cost, dof...). The file is replaced if it exists.
+ *  provenance, created in ISO 8601 UTC, cost, dof...). Atomic: written to a temporary file
+ *  beside path and renamed over it only when complete; on failure path is untouched.
  *  @return ZVP_SUCCESS; ZVP_EINVAL (NULL); ZVP_EIO (message names the path and the failing
  *  object); ZVP_ENOMEM. */
 int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err);

@@ -26,14 +26,23 @@ extern "C" {
  *         ZVP_ENOTFOUND (unknown model, parameter, output or column, including a where
  *         column); ZVP_EINVAL (bad bounds, start outside bounds, starts out of [1, 10000],
  *         where leaves no rows, where value not a number for a numeric column, an integer
- *         parameter in [free]); ZVP_ENOMEM. Messages name the file, key and value.
+ *         parameter in [free], an `output` that is absolute or climbs above the parent of
+ *         the fit file's directory); ZVP_ENOMEM. Messages name the file, key and value.
  */
 int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err);
 
 /** Output path of the calibrated model file named in the fit file, resolved against the fit
- *  file's directory (owned by fit), or NULL when the fit has no `output` key (and for a fit
+ *  file's directory and within its parent (owned by fit), or NULL when the fit has no `output` key (and for a fit
  *  built in memory). */
 const char *zvp_fit_output_path(const zvp_fit *fit);
+
+/** The files a fit read from a fit file: the fit file itself (unless standard input), its
+ *  data files, the join file and the base model file, in that order, resolved as above (owned
+ *  by fit). zvp_fit_input_file gives NULL for i >= zvp_fit_n_input_files (a fit built in
+ *  memory has none) and sets *role (if role is not NULL) to a static "fit file", "data file",
+ *  "join file" or "base model file". A command refuses to write an output over any of them. */
+size_t zvp_fit_n_input_files(const zvp_fit *fit);
+const char *zvp_fit_input_file(const zvp_fit *fit, size_t i, const char **role);
 
 /** Base model file resolved against the fit file's directory, or NULL when none. */
 const char *zvp_fit_base_path(const zvp_fit *fit);

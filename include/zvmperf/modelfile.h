@@ -110,7 +110,8 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
 
 /**
  * zvp_model_file_write - write the handle as a model file ([model], [parameters] with unit
- * comments, [stderr] where known, [provenance]); the file is created or truncated.
+ * comments, [stderr] where known, [provenance]). Atomic: written to a temporary file in
+ * path's directory and renamed over path only when complete; on failure path is untouched.
  * [parameters] round-trips exactly: each value is written in the shortest of %.12g, %.15g
  * and %.17g that reads back (strtod) as the identical double, so zvp_model_file_read of
  * the file gives bit-identical parameters. [stderr] lists the finite standard errors only,
@@ -119,7 +120,8 @@ int zvp_model_file_set_provenance(zvp_model_file *mf, const char *key, const cha
  * parameter is cut at 20 and 150 characters.
  * @param[in] mf    the handle, not NULL.
  * @param[in] path  output path, not NULL.
- * @return ZVP_SUCCESS or ZVP_EIO (cannot open or finish writing path; message names it).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, or path a directory); ZVP_EIO (cannot create or
+ *         finish writing path; message names it).
  */
 int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err);
 

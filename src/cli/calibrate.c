@@ -5,15 +5,18 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/atomic.h"
 
 const char cli_help_calibrate[] =
     "Usage: zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5] [--json]\n"
     "Fit a model's free parameters to measured data as FITFILE describes (e.g.\n"
     "calibration/fits/sweetspot-zvm64.ini), print the report (estimates with standard errors,\n"
     "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line, and\n"
-    "write the calibrated model file and the same report as HDF5.\n"
+    "write the calibrated model file and the same report as HDF5: both or neither (each goes\n"
+    "to a temporary file first), never over an input (fit, data, join or base file).\n"
     "\n"
     "Options:\n"
     "  -o, --output MODELFILE  the model file to write (default: 'output' in [fit])\n"
@@ -144,6 +147,44 @@ static void report_path(const char *model_path, char *buf, size_t n)
     snprintf(buf, n, "%.*s.report.h5", (int)len, model_path);
 }
 
+/* Refuse outputs that are inputs of the fit or the same file twice (exit 2). */
+static int check_outputs(const cli_ctx *c, const zvp_fit *fit, const char *out, const char *h5)
+{
+    const char *outs[2] = {out, h5}, *out_what[2] = {"model file", "HDF5 report"};
+    size_t n = zvp_fit_n_input_files(fit);
+    const char **in = calloc(2 * n + 1, sizeof *in), **in_what = in + n;
+    zvp_error err;
+    int rc = 0;
+    if (!in)
+        return cli_error(c, ZVP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        in[i] = zvp_fit_input_file(fit, i, &in_what[i]);
+    zvp_error_clear(&err);
+    if (zvp_check_outputs(in, in_what, n, outs, out_what, 2, &err) != ZVP_SUCCESS)
+        rc = cli_lib_error(c, &err);
+    free(in);
+    return rc;
+}
+
+/* Both outputs to their temporaries first; both renamed only when both are complete. */
+static int write_outputs(const zvp_fit_result *res, const char *out, const char *h5,
+                         zvp_error *err)
+{
+    zvp_atomic a[2] = {{NULL, NULL}, {NULL, NULL}};
+    int st = zvp_atomic_begin(&a[0], out, err);
+    if (st == ZVP_SUCCESS)
+        st = zvp_atomic_begin(&a[1], h5, err);
+    if (st == ZVP_SUCCESS)
+        st = zvp_model_file_write_tmp(zvp_fit_result_model_file(res), &a[0], err);
+    if (st == ZVP_SUCCESS)
+        st = zvp_fit_result_write_h5_tmp(res, &a[1], err);
+    if (st == ZVP_SUCCESS)
+        return zvp_atomic_commit_all(a, 2, err);
+    zvp_atomic_abort(&a[0]);
+    zvp_atomic_abort(&a[1]);
+    return st;
+}
+
 static int run(const cli_ctx *c, const char *fitpath, const char *out, const char *h5)
 {
     zvp_error err;
@@ -165,6 +206,10 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
         report_path(out, h5buf, sizeof h5buf);
         h5 = h5buf;
     }
+    if ((rc = check_outputs(c, fit, out, h5))) {
+        zvp_fit_free(fit);
+        return rc;
+    }
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
         summarize(fitpath, res, &s);
@@ -172,10 +217,8 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
             zvp_fit_result_print(res, stdout);
             print_summary(res, &s);
         }
-        st = zvp_model_file_write(zvp_fit_result_model_file(res), out, &err);
+        st = write_outputs(res, out, h5, &err);
     }
-    if (st == ZVP_SUCCESS)
-        st = zvp_fit_result_write_h5(res, h5, &err);
     if (st != ZVP_SUCCESS)
         rc = cli_lib_error(c, &err);
     else if (c->json)

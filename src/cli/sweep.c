@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/atomic.h"
 
 const char cli_help_sweep[] =
     "Usage: zvmperf sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
@@ -18,7 +19,8 @@ const char cli_help_sweep[] =
     "\n"
     "Options:\n"
     "      --axis SPEC       a swept parameter (at most 8 axes, at most 10^9 points)\n"
-    "  -o, --output FILE     the HDF5 file to write (created or truncated)\n"
+    "  -o, --output FILE     the HDF5 file to write (replaced only when complete; not the\n"
+    "                        model file)\n"
     "      --threads N       OpenMP threads, 0 = the OpenMP default (results identical)\n"
     "      --block POINTS    points evaluated per block (memory), default 65536\n"
     "      --json            the summary as one JSON object {\"command\", \"model\", \"output\",\n"
@@ -144,6 +146,13 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
                          "(see 'zvmperf sweep --help')");
     if (cli_open_model(c, a->pos[src], &mf, file, sizeof file, &err) != ZVP_SUCCESS)
         return cli_lib_error(c, &err);
+    const char *in[1] = {file[0] ? file : NULL}, *in_what[1] = {"model file"};
+    const char *outs[1] = {a->value[O_OUTPUT]}, *out_what[1] = {"HDF5 file (-o)"};
+    zvp_error_clear(&err);
+    if (zvp_check_outputs(in, in_what, 1, outs, out_what, 1, &err) != ZVP_SUCCESS) {
+        zvp_model_file_free(mf);
+        return cli_lib_error(c, &err);
+    }
     const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
     const char *skip[MAX_AXES];
     size_t n_ov = 0;

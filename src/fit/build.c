@@ -97,6 +97,9 @@ void zvp_fit_free(zvp_fit *fit)
     free(fit->base_path);
     free(fit->output_path);
     free(fit->where);
+    for (size_t i = 0; i < fit->n_files; i++)
+        free(fit->files[i]);
+    free(fit->files);
     free(fit->base_params);
     free(fit->roles);
     free(fit->fixed_index);

@@ -49,6 +49,8 @@ struct zvp_fit {
     /* provenance (fit file); NULL for a fit built in memory. data_path: the resolved data
      * files joined with ", " */
     char *path, *data_path, *join_path, *join_key, *base_path, *output_path, *where;
+    char **files;          /* [n_files] the files read: fit file, data, join, base (fitfile.c) */
+    size_t n_files;
 
     double *base_params;   /* [n_params]: base vector with the fixed values */
     int *roles;            /* [n_params] ZVP_ROLE_* */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fit/fitfile_impl.h"
+#include "util/atomic.h"
 
 /* Resolve `rel` against the directory of `base_file` (absolute paths are kept). */
 static char *resolve_path(const char *base_file, const char *rel)
@@ -487,6 +488,12 @@ static int make_fit(ff_reader *r, const zvp_fit_parameters *pp, zvp_error *err)
     zvp_error e;
     int st;
     zvp_error_clear(&e);
+    if (r->output && zvp_path_climbs(r->output, 1))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "%s: [fit] output = '%s' leaves the fit file's tree: it must be a "
+                        "relative path that stays within the parent of the fit file's "
+                        "directory (as '../params/NAME.ini'); to write elsewhere, remove it "
+                        "and give the path with 'calibrate -o'", r->path, r->output);
     if (!(m = zvp_model_find(r->model, &e)))
         return zvp_fit_fail_from(err, &e, "%s: [fit] model = %s", r->path, r->model);
     base = malloc((m->n_params + 1) * sizeof *base);
@@ -515,6 +522,43 @@ static int make_fit(ff_reader *r, const zvp_fit_parameters *pp, zvp_error *err)
     return st;
 }
 
+/* The files the fit reads, for the output-is-not-an-input check: the fit file (unless
+ * standard input), the data files, the join file, the base model file. */
+static int collect_files(ff_reader *r, zvp_error *err)
+{
+    zvp_fit *f = r->fit;
+    f->files = calloc(r->n_data + 3, sizeof *f->files);
+    if (!f->files)
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    if (strcmp(r->path, "-") != 0)
+        f->files[f->n_files++] = zvp_strdup(r->path);
+    for (size_t k = 0; k < r->n_data; k++)
+        f->files[f->n_files++] = zvp_strdup(r->data_paths[k]);
+    if (f->join_path)
+        f->files[f->n_files++] = zvp_strdup(f->join_path);
+    if (f->base_path)
+        f->files[f->n_files++] = zvp_strdup(f->base_path);
+    for (size_t i = 0; i < f->n_files; i++)
+        if (!f->files[i])
+            return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    return ZVP_SUCCESS;
+}
+
+size_t zvp_fit_n_input_files(const zvp_fit *fit) { return fit ? fit->n_files : 0; }
+
+const char *zvp_fit_input_file(const zvp_fit *fit, size_t i, const char **role)
+{
+    if (!fit || i >= fit->n_files)
+        return NULL;
+    if (role) {
+        size_t first = fit->path && strcmp(fit->path, "-") != 0; /* the data files from here */
+        size_t end = fit->n_files - (fit->base_path != NULL) - (fit->join_path != NULL);
+        *role = i < first ? "fit file" : i < end ? "data file"
+                : i == end && fit->join_path ? "join file" : "base model file";
+    }
+    return fit->files[i];
+}
+
 int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
 {
     ff_reader r;
@@ -532,8 +576,8 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
     if (!(st = check_entries(&r, err)) && !(st = parse_fit_section(&r, &pp, err)) &&
         !(st = make_fit(&r, &pp, err)) && !(st = parse_data_list(&r, err)) &&
         !(st = load_tables(&r, err)) && !(st = r.where ? parse_where(&r, err) : 0) &&
-        !(st = declare_sections(&r, err)))
-        st = zvp_ff_assemble_rows(&r, err);
+        !(st = declare_sections(&r, err)) && !(st = zvp_ff_assemble_rows(&r, err)))
+        st = collect_files(&r, err);
     if (st == ZVP_SUCCESS) {
         *out = r.fit;
         r.fit = NULL;

@@ -13,6 +13,7 @@
 #include <hdf5.h>
 #include "fit/fit_impl.h"
 #include "h5util.h"
+#include "util/atomic.h"
 
 static const char *unit_or_1(const char *u) { return u && u[0] ? u : "1"; }
 
@@ -167,30 +168,47 @@ static int write_root_attrs(hid_t f, const zvp_fit_result *res, const h5_scratch
     return st;
 }
 
-int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err)
+int zvp_fit_result_write_h5_tmp(const zvp_fit_result *res, const zvp_atomic *a,
+                                zvp_error *err)
 {
     h5_scratch s;
     hid_t f;
+    zvp_h5_guard guard;
     zvp_h5_quiet quiet;
     int st;
-    if (!res || !path)
+    if (!res || !a || !a->tmp)
         return zvp_fail(err, ZVP_EINVAL, "zvp_fit_result_write_h5: result or path is NULL");
+    const char *path = a->target; /* messages name the target */
     if (scratch_fill(res, &s)) {
         scratch_free(&s);
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path);
     }
     zvp_h5_quiet_begin(&quiet); /* restored below: no process-wide side effect */
-    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    f = zvp_h5_create(&guard, a->tmp, H5P_DEFAULT);
     if (f < 0) {
         st = zvp_h5_fail(err, path, "create", path);
     } else {
         st = write_datasets(f, res, &s, path, err);
         if (!st)
             st = write_root_attrs(f, res, &s, path, err);
-        if (H5Fclose(f) < 0 && !st)
-            st = zvp_h5_fail(err, path, "close", path);
+        st = zvp_h5_close(&guard, f, st, path, err);
     }
     zvp_h5_quiet_end(&quiet);
     scratch_free(&s);
+    return st;
+}
+
+int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err)
+{
+    zvp_atomic a;
+    if (!res || !path)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_fit_result_write_h5: result or path is NULL");
+    int st = zvp_atomic_begin(&a, path, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    st = zvp_fit_result_write_h5_tmp(res, &a, err);
+    if (st == ZVP_SUCCESS)
+        return zvp_atomic_commit(&a, err);
+    zvp_atomic_abort(&a);
     return st;
 }

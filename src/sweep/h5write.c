@@ -12,6 +12,7 @@
 #include <time.h>
 #include <hdf5_hl.h>
 #include "h5util.h"
+#include "util/atomic.h"
 #include "internal.h"
 #include "sweep/sweep_impl.h"
 
@@ -31,7 +32,9 @@ void zvp_sweep_options_init(zvp_sweep_options *opt)
 
 /* The open objects of a sweep file, and the grid's shape in HDF5's types. */
 typedef struct zvp_sweep_file {
-    const char *path;
+    const char *path; /* the target, for messages */
+    const char *tmp;  /* the temporary written (renamed over path when complete) */
+    zvp_h5_guard guard;
     hid_t file, axes_group, outputs_group, params_group, status;
     hid_t axis[ZVP_SWEEP_MAX_AXES];
     hid_t *output; /* [n_outputs] */
@@ -39,10 +42,11 @@ typedef struct zvp_sweep_file {
     hsize_t dims[ZVP_SWEEP_MAX_AXES], chunk[ZVP_SWEEP_MAX_AXES];
 } zvp_sweep_file;
 
-static void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, const char *path)
+static void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, const zvp_atomic *a)
 {
     size_t k;
-    f->path = path;
+    f->path = a->target;
+    f->tmp = a->tmp;
     f->file = f->axes_group = f->outputs_group = f->params_group = f->status = H5I_INVALID_HID;
     for (k = 0; k < ZVP_SWEEP_MAX_AXES; k++) {
         f->axis[k] = H5I_INVALID_HID;
@@ -74,10 +78,11 @@ static int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err)
         bad |= H5Gclose(f->outputs_group) < 0;
     if (f->axes_group >= 0)
         bad |= H5Gclose(f->axes_group) < 0;
-    if (f->file >= 0 && H5Fclose(f->file) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close (flush) file", f->path);
     if (bad && rc == ZVP_SUCCESS)
         rc = zvp_h5_fail(err, f->path, "close an object of file", f->path);
+    if (f->file >= 0)
+        rc = zvp_h5_close(&f->guard, f->file, rc, f->path, err);
+    f->file = H5I_INVALID_HID;
     return rc;
 }
 
@@ -249,7 +254,7 @@ static int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf,
             H5Pclose(fapl);
         return zvp_h5_fail(err, f->path, "set the file access properties of", f->path);
     }
-    f->file = H5Fcreate(f->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    f->file = zvp_h5_create(&f->guard, f->tmp, fapl);
     if (f->file < 0) {
         rc = zvp_h5_fail(err, f->path, "create file", f->path); /* before H5Pclose resets
                                                                    the error stack */
@@ -397,6 +402,8 @@ static int zvp_sweep_blocks(zvp_sweep_file *f, const zvp_sweep_plan *pl, const z
             }
         }
         rc = zvp_sweep_write_block(f, pl, filespace, start, count, npts, obuf, sbuf, err);
+        if (rc == ZVP_SUCCESS)
+            rc = zvp_h5_check(&f->guard, f->path, err); /* disk full: stop now */
         if (rc == ZVP_SUCCESS && failed != UINT64_MAX)
             rc = zvp_sweep_point_error(pl, fixed, f0 + failed, err);
         f0 += npts;
@@ -413,6 +420,7 @@ int zvp_sweep_run(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
     zvp_sweep_options defaults;
     zvp_sweep_plan pl;
     zvp_sweep_file f;
+    zvp_atomic out;
     zvp_sweep_summary sum;
     zvp_h5_quiet quiet;
     const zvp_model *m;
@@ -458,14 +466,22 @@ int zvp_sweep_run(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
                         (unsigned long long)cap, m->n_outputs);
     }
 
-    zvp_h5_quiet_begin(&quiet);
-    zvp_sweep_file_init(&f, &pl, path);
-    rc = zvp_sweep_file_create(&f, mf, &pl, opt, fixed, err);
+    rc = zvp_atomic_begin(&out, path, err);
     sum.points = pl.points;
-    if (!rc)
-        rc = zvp_sweep_blocks(&f, &pl, axes, fixed, (int)opt->threads, obuf, sbuf, &sum, err);
-    rc = zvp_sweep_file_close(&f, rc, err);
-    zvp_h5_quiet_end(&quiet);
+    if (!rc) {
+        zvp_h5_quiet_begin(&quiet);
+        zvp_sweep_file_init(&f, &pl, &out);
+        rc = zvp_sweep_file_create(&f, mf, &pl, opt, fixed, err);
+        if (!rc)
+            rc = zvp_sweep_blocks(&f, &pl, axes, fixed, (int)opt->threads, obuf, sbuf, &sum,
+                                  err);
+        rc = zvp_sweep_file_close(&f, rc, err);
+        zvp_h5_quiet_end(&quiet);
+        if (!rc)
+            rc = zvp_atomic_commit(&out, err);
+        else
+            zvp_atomic_abort(&out);
+    }
     free(obuf);
     free(sbuf);
     sum.seconds = zvp_sweep_now_s() - t0;
