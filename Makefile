@@ -195,6 +195,46 @@ asan:
 	ASAN_OPTIONS=detect_leaks=1 sh tests/cli_test.sh build-asan/zvmperf
 	ASAN_OPTIONS=detect_leaks=1 sh tests/solve_test.sh build-asan/zvmperf
 
+# libFuzzer harnesses (fuzz/README.md), built with clang + ASan + UBSan in build-fuzz/ against
+# the library compiled the same way; `make fuzz FUZZ_SECONDS=N` runs each for N seconds on
+# build-fuzz/corpus/NAME and fails on any crash, leak, timeout or out-of-memory.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_B       := build-fuzz
+FUZZ_NAMES   ?= model_file fit_file csv ini cli_solve cli_eval cli_sweep
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+FUZZ_COMMON  := $(FUZZ_B)/fuzz/common.o
+FUZZ_CLI     := $(filter cli_%,$(FUZZ_NAMES))
+FUZZ_FILES   := $(filter-out cli_%,$(FUZZ_NAMES))
+# the CLI, its main() renamed so a harness can call it: built from whatever src/cli/ holds
+FUZZ_CLI_OBJ := $(CLI_SRC:%.c=$(FUZZ_B)/fuzzcli/%.o)
+FUZZ_HOBJ    := $(FUZZ_COMMON) $(FUZZ_FILES:%=$(FUZZ_B)/fuzz/fuzz_%.o)
+FUZZ_CLI_HOBJ:= $(FUZZ_CLI:%=$(FUZZ_B)/fuzz/fuzz_%.o)
+FUZZ_OBJ     := $(FUZZ_HOBJ) $(FUZZ_CLI_HOBJ) $(FUZZ_CLI_OBJ)
+.PHONY: fuzz fuzz-build
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz: $(FUZZ_CC) not found;" \
+	  "install it with: apt-get install clang libclang-rt-dev libomp-dev"; exit 1; }
+	$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" fuzz-build
+	sh fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz_%)
+$(FUZZ_HOBJ): $(FUZZ_B)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DZVP_FUZZ_REPO='"$(CURDIR)"' -MMD -MP -c $< -o $@
+$(FUZZ_CLI_HOBJ): $(FUZZ_B)/fuzz/fuzz_cli_%.o: fuzz/fuzz_cli.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DZVP_FUZZ_COMMAND='"$*"' -MMD -MP -c $< -o $@
+$(FUZZ_CLI_OBJ): $(FUZZ_B)/fuzzcli/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(JANSSON_CFLAGS) -Dmain=zvp_cli_main_for_fuzz -MMD -MP -c $< -o $@
+$(FUZZ_CLI:%=$(FUZZ_B)/fuzz_%): $(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FUZZ_COMMON) \
+  $(FUZZ_CLI_OBJ) $(STLIB)
+	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(JANSSON_LIBS) $(ALL_LDLIBS)
+$(FUZZ_FILES:%=$(FUZZ_B)/fuzz_%): $(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FUZZ_COMMON) $(STLIB)
+	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(ALL_LDLIBS)
+-include $(FUZZ_OBJ:.o=.d)
+
 # ---- the main job -------------------------------------------------------------------------
 DEMO_DIR := results
 calibrate: $(CLI)
