@@ -9,6 +9,7 @@
 #                   fit that writes its base) and print one summary table
 #   make bench      benchmarks (figures printed, nothing asserted on time)
 #   make asan       the C and CLI suites built with AddressSanitizer + UBSan (build-asan/)
+#   make fuzz       libFuzzer harnesses (clang + ASan + UBSan) in build-fuzz/, FUZZ_SECONDS=60 each (fuzz/README.md)
 #   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc, man page,
 #                   bash completion, calibrated files under PREFIX/share/zvmperf)
 #   make clean
@@ -283,4 +284,4 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man1/zvmperf.1 $(DESTDIR)$(BASHCOMPDIR)/zvmperf
 
 clean:
-	rm -rf $(B) build-asan $(DEMO_DIR) tests/tmp
+	rm -rf $(B) build-asan build-fuzz $(DEMO_DIR) tests/tmp
