@@ -8,7 +8,7 @@ from . import _clib as C
 
 __all__ = ["ZvmperfError", "InvalidArgumentError", "ArgumentTypeError", "BadLengthError",
            "UnstableError", "NoMemoryError", "MaxIterError", "ZvmperfIOError", "NotFoundError",
-           "ParseError", "FitError", "strerror"]
+           "ParseError", "FitError", "InternalError", "strerror"]
 
 
 class ZvmperfError(Exception):
@@ -64,10 +64,15 @@ class FitError(ZvmperfError, RuntimeError):
     """ZVP_EFIT: calibration failed."""
 
 
+class InternalError(ZvmperfError, RuntimeError):
+    """ZVP_EINTERNAL: an internal consistency check failed (a bug in zvmperf; report it)."""
+
+
 _ERRORS = {C.ZVP_EINVAL: InvalidArgumentError, C.ZVP_EBADLEN: BadLengthError,
            C.ZVP_EUNSTABLE: UnstableError, C.ZVP_ENOMEM: NoMemoryError,
            C.ZVP_EMAXITER: MaxIterError, C.ZVP_EIO: ZvmperfIOError,
-           C.ZVP_ENOTFOUND: NotFoundError, C.ZVP_EPARSE: ParseError, C.ZVP_EFIT: FitError}
+           C.ZVP_ENOTFOUND: NotFoundError, C.ZVP_EPARSE: ParseError, C.ZVP_EFIT: FitError,
+           C.ZVP_EINTERNAL: InternalError}
 
 
 def strerror(status):
