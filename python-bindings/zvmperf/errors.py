@@ -4,6 +4,8 @@ carrying the C message (which names the parameter, its value and its range).
 Each class is also the matching builtin kind (InvalidArgumentError is a ValueError,
 UnstableError an ArithmeticError, ZvmperfIOError an OSError, ...), so callers may catch either.
 """
+import ctypes
+
 from . import _clib as C
 
 __all__ = ["ZvmperfError", "InvalidArgumentError", "ArgumentTypeError", "BadLengthError",
@@ -78,7 +80,7 @@ _ERRORS = {C.ZVP_EINVAL: InvalidArgumentError, C.ZVP_EBADLEN: BadLengthError,
 def strerror(status):
     """Static text of a ZVP_* status code."""
     from ._args import _count  # _args raises the classes above: imported when first used
-    return C.zvp_strerror(_count("status", status, None)).decode()
+    return C.zvp_strerror(_count("status", status, None, ctypes.c_int)).decode()
 
 
 def _error(status, message):
