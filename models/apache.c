@@ -77,7 +77,8 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
 {
     const double n = p[P_CORES], s_gb = p[P_STORAGE_GB];
     double clients, sessions_d, e_ms, c_ms, d_s, z_s;
-    double scratch[2 + APACHE_MAX_CORES + 8];
+    /* zvp_mva_scratch_doubles of one MULTI entry of m servers: 2 K + 2 m + K = 3 + 2 m */
+    double scratch[3 + 2 * APACHE_MAX_CORES];
     double rs[1], q[1], u[1];
     zvp_mva_result r = {0, 0, rs, q, u};
     zvp_station cpu;
@@ -99,7 +100,11 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
 
     cpu = (zvp_station){ZVP_STATION_MULTI, (int32_t)n, 1, 0, d_s};
     if (zvp_mva_scratch_doubles(&cpu, 1) > sizeof scratch / sizeof scratch[0])
-        return zvp_fail(err, ZVP_EINVAL, "apache: internal scratch too small");
+        return zvp_fail(err, ZVP_EINTERNAL,
+                        "apache: internal check failed: mva scratch of %zu doubles exceeds the "
+                        "%zu reserved for cores <= %d (a model bug; please report)",
+                        zvp_mva_scratch_doubles(&cpu, 1), sizeof scratch / sizeof scratch[0],
+                        APACHE_MAX_CORES);
     st = zvp_mva_exact(&cpu, 1, z_s, (unsigned long)sessions_d, &r, scratch, err);
     if (st != ZVP_SUCCESS)
         return st;

@@ -101,9 +101,40 @@ static const zvp_param_desc fsio_outputs[N_OUTPUTS] = {
 
 enum { C_DIRTY, C_ACTIVE, C_BASE, N_CLASSES };
 
+/* Resident memory with residency time t: the buffers plus sum_j S_j (1 - exp(-lambda_j t)). */
+static double fsio_resident(const double *size, const double *rate, double buffers, double t)
+{
+    double res = buffers;
+    for (int j = 0; j < N_CLASSES; j++)
+        res += size[j] * -expm1(-rate[j] * t);
+    return res;
+}
+
+/* The residency time z/VM can sustain: residency_s while the resident memory fits in the DPA;
+ * otherwise the DPA is full and pages are stolen sooner: the T < residency_s at which the
+ * resident memory equals the DPA (Che's characteristic time from the capacity; resident
+ * memory grows with T, so bisection). */
+static double fsio_residency(const double *size, const double *rate, double buffers,
+                             double t, double dpa)
+{
+    if (fsio_resident(size, rate, buffers, t) <= dpa)
+        return t;
+    double lo = 0.0, hi = t;
+    for (int i = 0; i < 200 && lo < hi; i++) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi)
+            break;
+        if (fsio_resident(size, rate, buffers, mid) <= dpa)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int fsio_eval(const double *p, double *out, zvp_error *err)
 {
-    const double t = p[P_RESIDENCY_S];
+    double t = p[P_RESIDENCY_S];
     const int direct = p[P_DIRECT_IO] != 0.0;
     double size[N_CLASSES], rate[N_CLASSES], miss[N_CLASSES];
     double cache = 0.0, in_progress = 0.0, buffers, inst, res, reads = 0.0, dpa, refs, p_miss;
@@ -134,15 +165,23 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
     rate[C_DIRTY] = 1.0 / p[P_CACHE_REREF_S];
     rate[C_ACTIVE] = 1.0 / p[P_ACTIVE_REREF_S];
     rate[C_BASE] = 1.0 / p[P_BASE_REREF_S];
+    /* the buffers are fixed by CP while the I/O is in progress: they must fit in the DPA */
+    if (buffers > dpa)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "fsio: direct-I/O buffers in progress buffer_gb x L = %.17g GiB (L = %.17g "
+                        "from storage_util x io_intensity = %.17g) exceed the DPA real_memory_gb "
+                        "- cp_memory_gb = %.17g GiB: resident memory cannot exceed what is "
+                        "available",
+                        buffers, in_progress, p[P_STORAGE_UTIL] * p[P_IO_INTENSITY], dpa);
+    t = fsio_residency(size, rate, buffers, t, dpa);
     inst = buffers;
-    res = buffers; /* fixed by CP while the I/O is in progress */
     for (int j = 0; j < N_CLASSES; j++) {
         double x = rate[j] * t;
         inst += size[j];
-        res += size[j] * -expm1(-x);
         miss[j] = size[j] * PAGES_PER_GIB * rate[j] * exp(-x);
         reads += miss[j];
     }
+    res = fmin(fsio_resident(size, rate, buffers, t), dpa);
     if (inst <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,
                         "fsio: instantiated memory is 0 (page_cache_gb, base_gb and "

@@ -62,20 +62,39 @@ int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *
     return ZVP_SUCCESS;
 }
 
-/* The only call of a model's eval: every evaluation is checked first. */
+/* One output against its descriptor: finite, and in [min, max] up to rounding (within
+ * 1e-12 x max(1, |min|, |max|) of a bound, then set to the bound). */
+static int check_output(const zvp_model *m, const zvp_param_desc *d, double *v, zvp_error *err)
+{
+    if (!isfinite(*v))
+        return zvp_fail(err, ZVP_EUNSTABLE, "%s: output %s is not finite (%g)", m->name, d->name,
+                        *v);
+    if (*v >= d->min && *v <= d->max)
+        return ZVP_SUCCESS;
+    const double scale = fmax(1.0, fmax(fabs(d->min), isfinite(d->max) ? fabs(d->max) : 0.0));
+    if (*v < d->min && *v >= d->min - 1e-12 * scale) {
+        *v = d->min;
+        return ZVP_SUCCESS;
+    }
+    if (*v > d->max && *v <= d->max + 1e-12 * scale) {
+        *v = d->max;
+        return ZVP_SUCCESS;
+    }
+    /* the model should have refused these inputs itself with a status: a model bug */
+    return zvp_fail(err, ZVP_EINTERNAL,
+                    "%s: output %s = %.17g is outside its documented range [%.17g, %.17g] (unit "
+                    "%s): the model does not hold for these inputs (a model bug; please report)",
+                    m->name, d->name, *v, d->min, d->max, d->unit);
+}
+
+/* The only call of a model's eval: every evaluation is checked first, every output after. */
 int zvp_model_eval(const zvp_model *m, const double *params, double *outputs, zvp_error *err)
 {
     int st = zvp_model_check_params(m, params, err);
     if (st == ZVP_SUCCESS)
         st = m->eval(params, outputs, err);
-    if (st == ZVP_SUCCESS) {
-        for (size_t j = 0; j < m->n_outputs; j++)
-            if (!isfinite(outputs[j])) {
-                st = zvp_fail(err, ZVP_EUNSTABLE, "%s: output %s is not finite (%g)", m->name,
-                              m->outputs[j].name, outputs[j]);
-                break;
-            }
-    }
+    for (size_t j = 0; st == ZVP_SUCCESS && j < m->n_outputs; j++)
+        st = check_output(m, &m->outputs[j], &outputs[j], err);
     if (st != ZVP_SUCCESS)
         for (size_t j = 0; j < m->n_outputs; j++)
             outputs[j] = NAN;

@@ -16,6 +16,7 @@ const char *zvp_strerror(int status)
     case ZVP_ENOTFOUND: return "name not found";
     case ZVP_EPARSE: return "malformed input";
     case ZVP_EFIT: return "calibration failed";
+    case ZVP_EINTERNAL: return "internal error (a consistency check failed)";
     default: return "unknown status";
     }
 }

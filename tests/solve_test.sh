@@ -157,5 +157,18 @@ expect 2 "option --mu is given twice for kind mm1 (first '1', then '2')" -- "$ZV
 expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" solve mm1 --lambda 1 --help
 expect 0 "Usage: zvmperf solve KIND" -- "$ZVP" help solve
 expect 2 "needs a KIND" -- "$ZVP" solve --json
+# --- issue 9 (numerics): network kernels refuse results beyond double arithmetic (exit 2,
+# naming the inputs), never print NaN or inf with exit 0
+expect 2 "zvp_mva_exact: the inputs (stations\[\].demand_s, think_s, customers) are outside the range double arithmetic can solve" -- "$ZVP" solve mva --users 10 --demands 1e300,1e300 --think 1
+expect 2 "outside the range double arithmetic" -- "$ZVP" solve mva --users 10 --demands 1e300,1e300 --think 1 --json
+expect 2 "zvp_mva_exact: the inputs" -- "$ZVP" solve mva --users 100 --demands 1e307 --station-servers 2
+expect 2 "zvp_mva_approx: the inputs" -- "$ZVP" solve mva --users 100 --demands 1e307,1 --method schweitzer
+expect 2 "zvp_mva_approx: the inputs" -- "$ZVP" solve mva --users 100 --demands 1e307,1 --method bard
+expect 2 "zvp_mva_multi_exact: the inputs" -- "$ZVP" solve mva-multi --users 60,40 --demands "1e307,1;1e307,1"
+expect 2 "zvp_mva_bounds: the inputs" -- "$ZVP" solve bounds --users 100000 --demands 1e305
+expect 2 "zvp_open_network: the inputs" -- "$ZVP" solve open --lambda 0.99e-308 --demands 1e308
+expect 2 "zvp_usl_eval: the inputs" -- "$ZVP" solve usl --gamma 1e300 --alpha 0 --beta 0 --users 1e300
+out=$("$ZVP" solve mva --users 10 --demands 1e300,1e300 --think 1 2>&1)
+if printf '%s' "$out" | grep -qi "nan.*1/s\|= inf"; then bad "NaN printed as a result: $out"; else ok; fi
 echo "solve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -24,7 +24,7 @@ typedef struct zvp_param_desc {
     const char *name;        /* snake_case, e.g. "storage_gb" */
     const char *unit;        /* "GiB", "s", "1/s", "%", "kpages/s", "1" */
     const char *description; /* one line */
-    double min, max;         /* valid closed range (outputs: expected range, informative) */
+    double min, max;         /* valid closed range; for outputs enforced by zvp_model_eval */
     double default_value;    /* used when a model file does not set it */
     int32_t integer;         /* 1: the value must be a whole number (counts, switches) */
     int32_t reserved;        /* 0 */
@@ -83,8 +83,12 @@ int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *
 
 /**
  * zvp_model_eval - check params, then evaluate. params: [n_params], outputs: [n_outputs].
- * @return as zvp_model_check_params, then as the model's eval. On any non-success status
- *         every output is NaN.
+ * @return as zvp_model_check_params, then as the model's eval; then every output is checked:
+ *         not finite is ZVP_EUNSTABLE; within 1e-12 x max(1, |bound|) beyond a bound
+ *         (rounding) it is set to the bound; further outside [min, max] is ZVP_EINTERNAL
+ *         (the model should have refused the inputs with a status: a model bug). So on
+ *         ZVP_SUCCESS every output is finite and in range; on any other status every output
+ *         is NaN.
  */
 int zvp_model_eval(const zvp_model *m, const double *params, double *outputs, zvp_error *err);
 

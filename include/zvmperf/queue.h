@@ -2,9 +2,13 @@
  * zvmperf/queue.h - generic queueing kernels (no z/VM knowledge).
  *
  * All functions are pure: inputs const, outputs last, no global state; safe to call
- * concurrently from OpenMP threads. The single-station kernels (zvp_mmc, zvp_mmck,
- * zvp_mminf, zvp_repairman) fail with ZVP_EINVAL, every output NaN, when the inputs are so
- * extreme that a result would overflow the double range (never an infinite output). Times
+ * concurrently from OpenMP threads. Every kernel (single stations, networks, bounds, USL)
+ * checks its results before returning them: when the inputs are so extreme that a result
+ * would leave the double range (inf, or NaN from inf - inf), the call fails with ZVP_EINVAL
+ * ("<kernel>: the inputs (...) are outside the range double arithmetic can solve ..."),
+ * every output NaN; never an infinite or NaN output with ZVP_SUCCESS, except the documented
+ * "no peak" infinities of zvp_usl_peak and the NaN standard errors of a 3-point USL fit. A
+ * failed internal consistency check (a bug) is ZVP_EINTERNAL. Times
  * in seconds, rates in 1/s. Erlang and finite-source formulas are computed by recurrence or
  * in log space (never a^c/c!). The methods, in prose: src/queue/README.md.
  *
@@ -192,7 +196,7 @@ typedef struct zvp_mva_result {
  * out: fewer customers or servers, or zvp_mva_approx), checked before any work.
  * Every result is checked against the asymptotic bounds X <= N/(Z + sum D) and
  * X D_k/m_k <= 1 (relative slack 1e-9); a violation (a solver bug, never output) returns
- * ZVP_EUNSTABLE with a message starting "internal check failed".
+ * ZVP_EINTERNAL with a message starting "internal check failed".
  * Thread safety: pure (each thread needs its own scratch).
  */
 int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,

@@ -34,7 +34,8 @@ enum {
     ZVP_ENOTFOUND = 7, /* unknown model, parameter, output or column name */
     ZVP_EPARSE = 8,    /* malformed INI or CSV input */
     ZVP_EFIT = 9,      /* calibration failed (singular Jacobian, no usable start) */
-    ZVP_ENUM_STATUS = 10
+    ZVP_EINTERNAL = 10, /* an internal consistency check failed (a bug in zvmperf; report it) */
+    ZVP_ENUM_STATUS = 11
 };
 
 /* Capacity of zvp_error.message, in bytes including the terminating NUL. */

@@ -5,6 +5,7 @@ first bad element): ArgumentTypeError for a wrong Python type, InvalidArgumentEr
 value, BadLengthError for shapes that do not go together. Range checks of numbers are left to
 C, whose messages name the parameter, its value and its range.
 """
+import ctypes
 import math
 import numbers
 import os
@@ -99,15 +100,36 @@ def _broadcast(names, arrays):
             "%s %s" % (n, a.shape) for n, a in zip(names, arrays))) from None
 
 
-def _count(name, value, lo=0):
-    """A C unsigned long from an integral number >= lo (ctypes would wrap negatives);
-    lo=None: any integer (the C function range-checks it)."""
-    v = _float(name, value)
-    if (not math.isfinite(v) or v != math.floor(v) or (lo is not None and v < lo)
-            or abs(v) > 2.0 ** 63):
-        raise InvalidArgumentError(C.ZVP_EINVAL, "%s = %r: must be an integer%s"
-                                   % (name, value, " >= %d" % lo if lo is not None else ""))
-    return int(v)
+def _c_range(ctype):
+    """(lowest, highest) value of a ctypes integer type."""
+    bits = 8 * ctypes.sizeof(ctype)
+    if ctype(-1).value < 0:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+_C_TYPE_NAMES = {ctypes.c_int: "int", ctypes.c_ulong: "unsigned long", ctypes.c_int32: "int32_t",
+                 ctypes.c_uint32: "uint32_t", ctypes.c_uint64: "uint64_t"}
+
+
+def _count(name, value, lo=0, ctype=ctypes.c_ulong):
+    """A Python int for a C integer argument of type ctype (default unsigned long) from an
+    integral number >= lo (lo=None: the type's lowest value) and within the C type's range:
+    ctypes would silently wrap anything outside it, so InvalidArgumentError names the argument,
+    its value and the range instead. Python and numpy integers are taken exactly."""
+    clo, chi = _c_range(ctype)
+    lo = clo if lo is None else max(lo, clo)
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value,
+                                                                          (bool, np.bool_)):
+        iv = int(value)
+    else:
+        v = _float(name, value)
+        iv = int(v) if math.isfinite(v) and v == math.floor(v) else None
+    if iv is None or iv < lo or iv > chi:
+        raise InvalidArgumentError(C.ZVP_EINVAL, "%s = %r: must be an integer in [%d, %d] (C %s)"
+                                   % (name, value, lo, chi,
+                                      _C_TYPE_NAMES.get(ctype, ctype.__name__)))
+    return iv
 
 
 def _index_text(a, flat):

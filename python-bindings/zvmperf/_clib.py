@@ -62,7 +62,8 @@ ZVP_EIO = 6
 ZVP_ENOTFOUND = 7
 ZVP_EPARSE = 8
 ZVP_EFIT = 9
-ZVP_ENUM_STATUS = 10
+ZVP_EINTERNAL = 10
+ZVP_ENUM_STATUS = 11
 ZVP_ERRMSG_MAX = 512
 
 # ---- Sweep point status (sweep.h) -----------------------------------------------------------

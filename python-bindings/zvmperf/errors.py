@@ -4,11 +4,13 @@ carrying the C message (which names the parameter, its value and its range).
 Each class is also the matching builtin kind (InvalidArgumentError is a ValueError,
 UnstableError an ArithmeticError, ZvmperfIOError an OSError, ...), so callers may catch either.
 """
+import ctypes
+
 from . import _clib as C
 
 __all__ = ["ZvmperfError", "InvalidArgumentError", "ArgumentTypeError", "BadLengthError",
            "UnstableError", "NoMemoryError", "MaxIterError", "ZvmperfIOError", "NotFoundError",
-           "ParseError", "FitError", "strerror"]
+           "ParseError", "FitError", "InternalError", "strerror"]
 
 
 class ZvmperfError(Exception):
@@ -64,16 +66,21 @@ class FitError(ZvmperfError, RuntimeError):
     """ZVP_EFIT: calibration failed."""
 
 
+class InternalError(ZvmperfError, RuntimeError):
+    """ZVP_EINTERNAL: an internal consistency check failed (a bug in zvmperf; report it)."""
+
+
 _ERRORS = {C.ZVP_EINVAL: InvalidArgumentError, C.ZVP_EBADLEN: BadLengthError,
            C.ZVP_EUNSTABLE: UnstableError, C.ZVP_ENOMEM: NoMemoryError,
            C.ZVP_EMAXITER: MaxIterError, C.ZVP_EIO: ZvmperfIOError,
-           C.ZVP_ENOTFOUND: NotFoundError, C.ZVP_EPARSE: ParseError, C.ZVP_EFIT: FitError}
+           C.ZVP_ENOTFOUND: NotFoundError, C.ZVP_EPARSE: ParseError, C.ZVP_EFIT: FitError,
+           C.ZVP_EINTERNAL: InternalError}
 
 
 def strerror(status):
     """Static text of a ZVP_* status code."""
     from ._args import _count  # _args raises the classes above: imported when first used
-    return C.zvp_strerror(_count("status", status, None)).decode()
+    return C.zvp_strerror(_count("status", status, None, ctypes.c_int)).decode()
 
 
 def _error(status, message):

@@ -177,7 +177,7 @@ def _eval(m, base, params, kw, on_error, threads=0):
     """Evaluate model m from the parameter vector base overridden by params and kw."""
     _check_on_error(on_error)
     idx = _overrides(m, params, kw)
-    threads = _count("threads", threads)
+    threads = _count("threads", threads, 0, ctypes.c_int)
     n_out = len(m.outputs)
     err = C.zvp_error()
     p = np.array(base, dtype=float)
@@ -272,6 +272,32 @@ class _Closeable:
             pass
 
 
+class _HandleMemory:
+    """Owner of a C model-file handle: frees it (when owned) only when nothing refers to it
+    any more, neither the ModelFile nor an array viewing its parameters."""
+
+    def __init__(self, handle, owner, keepalive):
+        self.handle = handle
+        self.owner = owner
+        self.keepalive = keepalive  # the C object that owns a borrowed handle
+
+    def __del__(self):
+        if self.owner and self.handle is not None and C is not None:
+            C.zvp_model_file_free(self.handle)
+        self.handle = None
+
+
+class _ParamsView:
+    """numpy array interface over the parameters of a handle; being the array's base, it
+    keeps the handle's memory (and so the array's data) alive as long as the array lives."""
+
+    def __init__(self, memory, n):
+        self._memory = memory
+        addr = ctypes.cast(C.zvp_model_file_params(memory.handle), ctypes.c_void_p).value
+        self.__array_interface__ = {"data": (addr, False), "shape": (n,), "typestr": "<f8",
+                                    "version": 3}
+
+
 class ModelFile(_Closeable):
     """A model with a parameter vector (model.h zvp_model_file). Create with
     ModelFile.read(path) or ModelFile.new(model); free with close() or a with-block."""
@@ -280,8 +306,7 @@ class ModelFile(_Closeable):
         if not handle:
             raise NoMemoryError(C.ZVP_ENOMEM, "model file: out of memory")
         self._h = handle
-        self._owner = owner
-        self._keepalive = keepalive  # the C object that owns a borrowed handle
+        self._mem = _HandleMemory(handle, owner, keepalive)
         self.model = Model(C.zvp_model_file_model(handle))
         self.path = None
 
@@ -307,11 +332,10 @@ class ModelFile(_Closeable):
         return self._h
 
     def close(self):
-        """Free the C handle (owned handles only); later use raises ValueError."""
-        if self._h is not None and self._owner:
-            C.zvp_model_file_free(self._h)
+        """Release the C handle (freed, when owned, once no array from .vector refers to it);
+        later use of this object raises ValueError."""
         self._h = None
-        self._keepalive = None
+        self._mem = None
 
     def __repr__(self):
         return "<zvmperf.ModelFile %s%s>" % (self.model.name,
@@ -320,9 +344,10 @@ class ModelFile(_Closeable):
     @property
     def vector(self):
         """The parameter vector [n_params], a read-only numpy view of the handle's memory
-        (no copy; valid until close()). Change values with set()."""
-        n = len(self.model.params)
-        v = np.ctypeslib.as_array(C.zvp_model_file_params(self._handle()), shape=(n,))
+        (no copy: it follows set()). The view keeps that memory alive through its base, so
+        it stays valid after close() or after this object goes. Change values with set()."""
+        self._handle()
+        v = np.asarray(_ParamsView(self._mem, len(self.model.params)))
         v.flags.writeable = False
         return v
 

@@ -12,6 +12,7 @@ state, 3 invalid). A count argument (servers, capacity, sources) that is not an 
 InvalidArgumentError naming the argument and the index of the first bad element, whatever
 on_error says.
 """
+import ctypes
 import math
 from collections import OrderedDict, namedtuple
 from ctypes import byref, c_double
@@ -242,8 +243,8 @@ def _stations_array(stations):
             raise InvalidArgumentError(C.ZVP_EINVAL, "stations[%d]: kind = %r: must be one of %s "
                                        "(or the ZVP_STATION_* code)"
                                        % (i, s.kind, ", ".join(_KINDS)))
-        arr[i] = (kind, _count("stations[%d].servers" % i, s.servers),
-                  _count("stations[%d].replicas" % i, s.replicas), 0,
+        arr[i] = (kind, _count("stations[%d].servers" % i, s.servers, 0, ctypes.c_int32),
+                  _count("stations[%d].replicas" % i, s.replicas, 0, ctypes.c_uint32), 0,
                   _float("stations[%d].demand_s" % i, s.demand_s))
     return arr
 
@@ -366,7 +367,8 @@ def mva_approx(stations, think_s, customers, demands_s=None, method="schweitzer"
     if not isinstance(method, str) or method not in methods:
         raise InvalidArgumentError(C.ZVP_EINVAL, "method = %r: must be 'schweitzer' or 'bard'"
                                    % (method,))
-    opt = C.zvp_mva_approx_options(methods[method], _count("max_iterations", max_iterations),
+    opt = C.zvp_mva_approx_options(methods[method], _count("max_iterations", max_iterations, 0,
+                                                                ctypes.c_uint32),
                                    _float("tolerance", tolerance))
     info = C.zvp_mva_approx_info()
     err = C.zvp_error()

@@ -104,8 +104,8 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
     # Validate every argument before anything is changed or created.
     fixed = _mapping("fixed", fixed)
     ax = _axes_list(axes)
-    threads = _count("threads", threads, None)
-    block_points = _count("block_points", block_points)
+    threads = _count("threads", threads, None, ctypes.c_int32)
+    block_points = _count("block_points", block_points, 0, ctypes.c_uint64)
     if path is not None:
         _path("path", path)
     if command is not None:
@@ -230,7 +230,7 @@ def grid(model_, axes, fixed=None, threads=0, on_error="nan"):
     _check_on_error(on_error)
     fixed = _mapping("fixed", fixed)
     ax = _axes_list(axes)
-    threads = _count("threads", threads)
+    threads = _count("threads", threads, 0, ctypes.c_int)
     mf, owned = _model_file_of(model_)
     try:
         m = mf.model

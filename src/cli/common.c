@@ -19,6 +19,7 @@ int cli_exit_code(int status)
     case ZVP_EBADLEN:
     case ZVP_ENOTFOUND:
     case ZVP_EPARSE: return CLI_EXIT_BADINPUT;
+    case ZVP_EINTERNAL: return CLI_EXIT_FAILURE; /* a failed consistency check: a bug */
     default: return CLI_EXIT_FAILURE; /* EIO, ENOMEM, EMAXITER, EFIT, unknown */
     }
 }

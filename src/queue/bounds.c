@@ -72,5 +72,18 @@ int zvp_mva_bounds(const zvp_station *stations, size_t n_stations, double think_
         out->bjb_x_upper_per_s = out->x_upper_per_s;
         out->bjb_x_lower_per_s = out->x_lower_per_s;
     }
-    return ZVP_SUCCESS;
+    const zvp_qnet_out o[9] = {
+        {&out->total_demand_s, 1, "total_demand_s"},
+        {&out->max_demand_s, 1, "max_demand_s"},
+        {&out->saturation_customers, 1, "saturation_customers"},
+        {&out->x_upper_per_s, 1, "x_upper_per_s"},
+        {&out->x_lower_per_s, 1, "x_lower_per_s"},
+        {&out->r_lower_s, 1, "r_lower_s"},
+        {&out->r_upper_s, 1, "r_upper_s"},
+        {&out->bjb_x_upper_per_s, 1, "bjb_x_upper_per_s"},
+        {&out->bjb_x_lower_per_s, 1, "bjb_x_lower_per_s"}};
+    if ((rc = zvp_qnet_finite(o, 9, "zvp_mva_bounds", "stations[].demand_s, think_s, customers",
+                              err)))
+        out->bjb_valid = 0;
+    return rc;
 }

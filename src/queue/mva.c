@@ -492,6 +492,10 @@ static int finish(const mva_ctx *c, const double *q, const double *r, double x,
         if (res->utilization)
             res->utilization[k] = x * st->demand_s / servers;
     }
+    int rc = zvp_qnet_mva_finite(res, K, "zvp_mva_exact", "stations[].demand_s, think_s, customers",
+                                 err);
+    if (rc != ZVP_SUCCESS)
+        return rc;
     for (size_t k = 0; k < K; k++) {
         const zvp_station *st = &stations[k];
         if (st->kind == ZVP_STATION_DELAY)
@@ -499,7 +503,7 @@ static int finish(const mva_ctx *c, const double *q, const double *r, double x,
         double m = st->kind == ZVP_STATION_MULTI ? (double)st->servers : 1.0;
         if (x * st->demand_s / m > 1.0 + 1e-9) {
             res->throughput_per_s = res->response_s = NAN;
-            return zvp_fail(err, ZVP_EUNSTABLE,
+            return zvp_fail(err, ZVP_EINTERNAL,
                             "internal check failed: stations[%zu] utilization %.17g > 1 breaks "
                             "the bound X <= m/D (a solver bug; please report)",
                             k, x * st->demand_s / m);
@@ -507,7 +511,7 @@ static int finish(const mva_ctx *c, const double *q, const double *r, double x,
     }
     if (x > (1.0 + 1e-9) * (double)c->customers / total_demand) {
         res->throughput_per_s = res->response_s = NAN;
-        return zvp_fail(err, ZVP_EUNSTABLE,
+        return zvp_fail(err, ZVP_EINTERNAL,
                         "internal check failed: X = %.17g breaks the bound N/(Z + sum D) = %.17g "
                         "(a solver bug; please report)",
                         x, (double)c->customers / total_demand);

@@ -331,6 +331,19 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
     }
     res->throughput_per_s = x;
     res->response_s = resp;
+    {
+        const zvp_qnet_out o[7] = {{&res->throughput_per_s, 1, "throughput_per_s"},
+                                   {&res->response_s, 1, "response_s"},
+                                   {res->residence_s, K, "residence_s"},
+                                   {res->queue_length, K, "queue_length"},
+                                   {res->utilization, K, "utilization"},
+                                   {b.q, K, "queue_length"},
+                                   {b.u, K, "utilization"}};
+        rc = zvp_qnet_finite(o, 7, "zvp_mva_ld", "stations[].demand_s, alpha, think_s, customers",
+                             err);
+        if (rc != ZVP_SUCCESS)
+            goto out;
+    }
     rc = ld_bounds(stations, K, think_s, N, x, &b, err);
 out:
     free(b.fac);

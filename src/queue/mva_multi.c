@@ -89,10 +89,23 @@ static int effective_kind(const zvp_station *st, unsigned long total_n)
     return (unsigned long)st->servers >= total_n ? 1 : 2;
 }
 
-/* Fill utilization / response and check the asymptotic bounds. */
+/* zvp_qnet_finite over a multiclass result and the solver's own throughputs x[C]. */
+static int multi_finite(zvp_mva_multi_result *res, size_t C, size_t K, double *x,
+                        const char *kernel, zvp_error *err)
+{
+    const zvp_qnet_out o[6] = {{res->throughput_per_s, C, "throughput_per_s"},
+                               {res->response_s, C, "response_s"},
+                               {res->residence_s, C * K, "residence_s"},
+                               {res->queue_length, C * K, "queue_length"},
+                               {res->utilization, C * K, "utilization"},
+                               {x, C, "throughput_per_s"}};
+    return zvp_qnet_finite(o, 6, kernel, "demands_s, think_s, customers", err);
+}
+
+/* Fill utilization, check finiteness, then the asymptotic bounds. */
 static int finish(const zvp_station *st, size_t K, const double *d, const double *z,
-                  const unsigned long *n, size_t C, const double *x, zvp_mva_multi_result *res,
-                  double *u_total, zvp_error *err)
+                  const unsigned long *n, size_t C, double *x, zvp_mva_multi_result *res,
+                  double *u_total, const char *kernel, zvp_error *err)
 {
     int rc;
     for (size_t k = 0; k < K; k++)
@@ -107,6 +120,8 @@ static int finish(const zvp_station *st, size_t K, const double *d, const double
             if (st[k].kind != ZVP_STATION_DELAY)
                 u_total[k] += u;
         }
+    if ((rc = multi_finite(res, C, K, x, kernel, err)))
+        return rc;
     for (size_t c = 0; c < C; c++)
         if ((rc = zvp_qnet_check_bounds(st, K, d + c * K, z[c], (double)n[c], x[c], u_total,
                                         (int)c, err)))
@@ -234,7 +249,8 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
             }
         }
     }
-    rc = finish(stations, K, demands_s, think_s, customers, C, x, res, ut, err);
+    rc = finish(stations, K, demands_s, think_s, customers, C, x, res, ut, "zvp_mva_multi_exact",
+                err);
 out:
     free(q);
     free(stride);
@@ -422,6 +438,8 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
     while (it < max_it) {
         it++;
         change = approx_iterate(&a);
+        if (isnan(change))
+            break; /* overflowed: reported by multi_finite below */
         if (change < tol) {
             converged = 1;
             break;
@@ -437,19 +455,22 @@ int zvp_mva_approx(const zvp_station *stations, size_t n_stations, const double 
         info->max_change = change;
     }
     if (!converged) {
-        /* The last iterate is no solution: fill utilizations, skip the bound check. */
+        /* The last iterate is no solution: fill utilizations, skip the bound check (an
+         * overflowing iterate is reported as such, not as a convergence failure). */
         for (size_t c = 0; c < C; c++)
             for (size_t k = 0; k < K && res->utilization; k++)
                 res->utilization[c * K + k] =
                     stations[k].kind == ZVP_STATION_DELAY
                         ? a.x[c] * demands_s[c * K + k]
                         : a.x[c] * demands_s[c * K + k] / zvp_qnet_servers(&stations[k]);
-        rc = zvp_fail(err, ZVP_EMAXITER,
-                      "approximate MVA did not converge: max_iterations = %lu reached with "
-                      "max change %.3g >= tolerance %.3g over all classes and stations",
-                      max_it, change, tol);
+        if ((rc = multi_finite(res, C, K, a.x, "zvp_mva_approx", err)) == ZVP_SUCCESS)
+            rc = zvp_fail(err, ZVP_EMAXITER,
+                          "approximate MVA did not converge: max_iterations = %lu reached with "
+                          "max change %.3g >= tolerance %.3g over all classes and stations",
+                          max_it, change, tol);
     } else {
-        rc = finish(stations, K, demands_s, think_s, customers, C, a.x, res, ut, err);
+        rc = finish(stations, K, demands_s, think_s, customers, C, a.x, res, ut, "zvp_mva_approx",
+                    err);
     }
 out:
     free(a.q);

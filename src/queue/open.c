@@ -101,7 +101,7 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
         }
         for (size_t c = 0; c < C; c++) {
             const double r = DEM(c, k) * factor;
-            if (!isfinite(r) || !isfinite(factor))
+            if (!isfinite(factor)) /* a finite factor with r overflowing: zvp_qnet_finite */
                 return zvp_fail(err, ZVP_EUNSTABLE,
                                 "stations[%zu] is saturated: utilization %.17g is too close to 1 "
                                 "for a finite residence time", k, work / zvp_qnet_servers(st));
@@ -129,5 +129,12 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
     res->throughput_per_s = lam_total;
     res->response_s = lam_total > 0.0 ? r_weighted / lam_total : 0.0;
     res->mean_in_system = q_total;
-    return ZVP_SUCCESS;
+    const zvp_qnet_out o[7] = {{&res->throughput_per_s, 1, "throughput_per_s"},
+                               {&res->response_s, 1, "response_s"},
+                               {&res->mean_in_system, 1, "mean_in_system"},
+                               {res->class_response_s, C, "class_response_s"},
+                               {res->residence_s, C * K, "residence_s"},
+                               {res->queue_length, C * K, "queue_length"},
+                               {res->utilization, K, "utilization"}};
+    return zvp_qnet_finite(o, 7, "zvp_open_network", "demands_s, arrival_rate_per_s", err);
 }

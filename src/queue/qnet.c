@@ -1,6 +1,7 @@
 /* src/queue/qnet.c - private helpers shared by the network solvers (see qnet.h). */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include "queue/qnet.h"
 
 int zvp_qnet_check_station(const zvp_station *st, size_t k, unsigned kinds_mask, const char *who,
@@ -57,16 +58,51 @@ int zvp_qnet_check_bounds(const zvp_station *st, size_t K, const double *demands
     for (size_t k = 0; k < K; k++)
         cycle += (double)st[k].replicas * demands_c[k];
     if (!(x >= 0.0) || (cycle > 0.0 && x > slack * n / cycle))
-        return zvp_fail(err, ZVP_EUNSTABLE,
+        return zvp_fail(err, ZVP_EINTERNAL,
                         "internal check failed: class %d throughput %.17g breaks the asymptotic "
                         "bound N/(Z + sum D) = %.17g (a solver bug; please report)",
                         class_index, x, n / cycle);
     if (u_total)
         for (size_t k = 0; k < K; k++)
             if (!(u_total[k] >= 0.0) || u_total[k] > slack)
-                return zvp_fail(err, ZVP_EUNSTABLE,
+                return zvp_fail(err, ZVP_EINTERNAL,
                                 "internal check failed: stations[%zu] per-server utilization "
                                 "%.17g is outside [0, 1] (bound X <= m/D broken; a solver bug)",
                                 k, u_total[k]);
     return ZVP_SUCCESS;
+}
+
+int zvp_qnet_finite(const zvp_qnet_out *outs, size_t n_outs, const char *kernel,
+                    const char *inputs, zvp_error *err)
+{
+    for (size_t i = 0; i < n_outs; i++)
+        for (size_t j = 0; outs[i].v && j < outs[i].n; j++) {
+            if (isfinite(outs[i].v[j]))
+                continue;
+            char at[24] = "";
+            if (outs[i].n > 1)
+                snprintf(at, sizeof at, "[%zu]", j);
+            const double bad = outs[i].v[j];
+            for (size_t a = 0; a < n_outs; a++)
+                for (size_t b = 0; outs[a].v && b < outs[a].n; b++)
+                    outs[a].v[b] = NAN;
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: the inputs (%s) are outside the range double arithmetic can "
+                            "solve (a result overflows: %s%s = %s): use values within about "
+                            "1e-300 .. 1e300 whose products and sums stay in that range",
+                            kernel, inputs, outs[i].name, at,
+                            isnan(bad) ? "NaN" : bad > 0.0 ? "+inf" : "-inf");
+        }
+    return ZVP_SUCCESS;
+}
+
+int zvp_qnet_mva_finite(zvp_mva_result *res, size_t K, const char *kernel, const char *inputs,
+                        zvp_error *err)
+{
+    const zvp_qnet_out o[5] = {{&res->throughput_per_s, 1, "throughput_per_s"},
+                               {&res->response_s, 1, "response_s"},
+                               {res->residence_s, K, "residence_s"},
+                               {res->queue_length, K, "queue_length"},
+                               {res->utilization, K, "utilization"}};
+    return zvp_qnet_finite(o, 5, kernel, inputs, err);
 }

@@ -6,30 +6,40 @@
 #include "internal.h"
 #include "zvmperf/queue.h"
 
-/* Result check of the single-station kernels: a successful result with an infinite field
- * means the inputs were too extreme for double arithmetic (e.g. a service rate of 1e-309/s):
- * every field becomes NaN and the call fails with ZVP_EINVAL naming the kernel. Returns rc
- * unchanged otherwise. */
+/* One output array of a kernel for zvp_qnet_finite: v[0..n) (v may be NULL: not wanted),
+ * named `name` in the message. */
+typedef struct zvp_qnet_out {
+    double *v;
+    size_t n;
+    const char *name;
+} zvp_qnet_out;
+
+/* THE result check of every kernel in src/queue/, run before a successful result is returned:
+ * when some value of outs is NaN or infinite, the inputs were too extreme for double
+ * arithmetic (a result overflows, or inf - inf / 0 x inf occurred on the way): every value of
+ * every out becomes NaN and the call fails with ZVP_EINVAL, message "<kernel>: the inputs
+ * (<inputs>) are outside the range double arithmetic can solve (<name>[i] = <value>) ...".
+ * Returns ZVP_SUCCESS when all are finite. */
+int zvp_qnet_finite(const zvp_qnet_out *outs, size_t n_outs, const char *kernel,
+                    const char *inputs, zvp_error *err);
+
+/* zvp_qnet_finite over a single-class closed result (X, response, the [K] arrays). */
+int zvp_qnet_mva_finite(zvp_mva_result *res, size_t K, const char *kernel, const char *inputs,
+                        zvp_error *err);
+
+/* Result check of the single-station kernels (zvp_qnet_finite over the 8 fields): returns
+ * rc unchanged unless rc is ZVP_SUCCESS and a field is not finite. */
 static inline int zvp_station_finite(int rc, zvp_station_result *out, const char *kernel,
                                      zvp_error *err)
 {
     if (rc != ZVP_SUCCESS || !out)
         return rc;
-    const double f[8] = {out->throughput_per_s, out->utilization, out->busy_servers,
-                         out->mean_in_system, out->mean_in_queue, out->response_s, out->wait_s,
-                         out->pwait};
-    for (int i = 0; i < 8; i++)
-        if (isinf(f[i])) {
-            out->throughput_per_s = out->utilization = out->busy_servers = NAN;
-            out->mean_in_system = out->mean_in_queue = out->response_s = out->wait_s = NAN;
-            out->pwait = NAN;
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: the inputs are outside the range double arithmetic can solve "
-                            "(a result overflows): use rates and times within about 1e-300 .. "
-                            "1e300",
-                            kernel);
-        }
-    return rc;
+    const zvp_qnet_out f[8] = {
+        {&out->throughput_per_s, 1, "throughput_per_s"}, {&out->utilization, 1, "utilization"},
+        {&out->busy_servers, 1, "busy_servers"},         {&out->mean_in_system, 1, "mean_in_system"},
+        {&out->mean_in_queue, 1, "mean_in_queue"},       {&out->response_s, 1, "response_s"},
+        {&out->wait_s, 1, "wait_s"},                     {&out->pwait, 1, "pwait"}};
+    return zvp_qnet_finite(f, 8, kernel, "rates and times", err);
 }
 
 /* Neumaier-compensated running sum (Neumaier 1974): add terms with zvp_ksum_add, read the
@@ -64,7 +74,8 @@ double zvp_qnet_servers(const zvp_station *st);
 /* Check a solved closed class against the asymptotic bounds X <= N/(Z + sum replicas D)
  * and, for every station, total per-server utilization <= 1 (relative slack 1e-9).
  * u_total[K] per-server utilizations summed over classes. Returns ZVP_SUCCESS or records a
- * ZVP_EUNSTABLE "internal check failed" message (a bug, never output). */
+ * ZVP_EINTERNAL "internal check failed" message (a bug, never output). Run it after
+ * zvp_qnet_finite: a non-finite x or u_total is reported here as an internal failure. */
 int zvp_qnet_check_bounds(const zvp_station *st, size_t K, const double *demands_c, double z,
                           double n, double x, const double *u_total, int class_index,
                           zvp_error *err);

@@ -50,7 +50,8 @@ int zvp_usl_eval(double n, double gamma, double alpha, double beta, double *thro
                         "n = %.17g with alpha = %.17g gives a non-positive denominator: n must "
                         "be in [1, %.17g] when alpha > 1", n, alpha, DBL_MAX);
     *throughput = gamma * n / den;
-    return ZVP_SUCCESS;
+    const zvp_qnet_out o = {throughput, 1, "throughput"};
+    return zvp_qnet_finite(&o, 1, "zvp_usl_eval", "n, gamma, alpha, beta", err);
 }
 
 int zvp_usl_peak(double gamma, double alpha, double beta, double *n_peak, double *x_peak,
@@ -75,7 +76,14 @@ int zvp_usl_peak(double gamma, double alpha, double beta, double *n_peak, double
         *n_peak = np;
         *x_peak = usl(np, gamma, alpha, beta);
     }
-    return ZVP_SUCCESS;
+    /* n_peak = +inf (beta = 0, alpha < 1) and x_peak = +inf (alpha = beta = 0) are the
+     * documented "no peak" answers; everything else must be finite. */
+    const int no_peak = beta == 0.0 && alpha < 1.0;
+    const zvp_qnet_out o[2] = {{n_peak, no_peak ? 0 : 1, "n_peak"},
+                               {x_peak, no_peak && alpha == 0.0 ? 0 : 1, "x_peak"}};
+    if ((rc = zvp_qnet_finite(o, 2, "zvp_usl_peak", "gamma, alpha, beta", err)))
+        *n_peak = *x_peak = NAN;
+    return rc;
 }
 
 typedef struct {
@@ -332,6 +340,13 @@ int zvp_usl_fit(const double *n, const double *x, size_t len, zvp_usl_fit_result
     if ((rc = solve_nlinear(n, x, len, p0, out, err)) != ZVP_SUCCESS)
         return rc;
     if ((rc = standard_errors(n, len, out, err)) != ZVP_SUCCESS)
+        return rc;
+    const zvp_qnet_out o[7] = {{&out->gamma, 1, "gamma"},         {&out->alpha, 1, "alpha"},
+                               {&out->beta, 1, "beta"},           {&out->rss, 1, "rss"},
+                               {&out->gamma_se, len > 3, "gamma_se"},
+                               {&out->alpha_se, len > 3, "alpha_se"},
+                               {&out->beta_se, len > 3, "beta_se"}};
+    if ((rc = zvp_qnet_finite(o, 7, "zvp_usl_fit", "n, x", err)) != ZVP_SUCCESS)
         return rc;
     return zvp_usl_peak(out->gamma, out->alpha, out->beta, &out->n_peak, &out->x_peak, err);
 }
