@@ -212,6 +212,8 @@ static void test_memory_subset(void)
     CU_ASSERT_EQUAL(zvp_fit_subset(fit, twice, 2, &boot, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL(zvp_fit_n_rows(boot), 2);
     CU_ASSERT_STRING_EQUAL(zvp_fit_row_label(boot, 1), "r1");
+    zvp_fit_free(sub);
+    sub = NULL;
     /* errors */
     CU_ASSERT_EQUAL(zvp_fit_subset(fit, bad, 2, &sub, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NULL(sub);

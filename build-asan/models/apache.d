@@ -1,15 +1,13 @@
 build-asan/models/apache.o: models/apache.c models/registry.h \
- include/zvmperf/model.h include/zvmperf/status.h include/zvmperf/queue.h \
- models/../src/internal.h include/zvmperf/zvmperf.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/model.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ include/zvmperf/queue.h src/internal.h include/zvmperf/status.h
 models/registry.h:
 include/zvmperf/model.h:
 include/zvmperf/status.h:
-include/zvmperf/queue.h:
-models/../src/internal.h:
-include/zvmperf/zvmperf.h:
-include/zvmperf/queue.h:
+include/zvmperf/modelfile.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+models/models.def:
+include/zvmperf/queue.h:
+src/internal.h:
+include/zvmperf/status.h:

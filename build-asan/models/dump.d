@@ -1,14 +1,12 @@
 build-asan/models/dump.o: models/dump.c models/registry.h \
  include/zvmperf/model.h include/zvmperf/status.h \
- models/../src/internal.h include/zvmperf/zvmperf.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ src/internal.h include/zvmperf/status.h
 models/registry.h:
 include/zvmperf/model.h:
 include/zvmperf/status.h:
-models/../src/internal.h:
-include/zvmperf/zvmperf.h:
-include/zvmperf/queue.h:
+include/zvmperf/modelfile.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+models/models.def:
+src/internal.h:
+include/zvmperf/status.h:

@@ -1,17 +1,15 @@
 build-asan/models/paging.o: models/paging.c models/registry.h \
- include/zvmperf/model.h include/zvmperf/status.h models/paging.h \
- include/zvmperf/queue.h models/../src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/queue.h \
- include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/model.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ models/paging.h include/zvmperf/queue.h src/internal.h \
+ include/zvmperf/status.h
 models/registry.h:
 include/zvmperf/model.h:
 include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+models/models.def:
 models/paging.h:
 include/zvmperf/queue.h:
-models/../src/internal.h:
-include/zvmperf/zvmperf.h:
-include/zvmperf/queue.h:
-include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+src/internal.h:
+include/zvmperf/status.h:

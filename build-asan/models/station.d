@@ -1,6 +1,11 @@
 build-asan/models/station.o: models/station.c models/registry.h \
- include/zvmperf/model.h include/zvmperf/status.h include/zvmperf/queue.h
+ include/zvmperf/model.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ include/zvmperf/queue.h
 models/registry.h:
 include/zvmperf/model.h:
 include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+models/models.def:
 include/zvmperf/queue.h:

@@ -38,9 +38,8 @@ build-asan/src/h5util.o: src/h5util.c /usr/include/hdf5/serial/hdf5_hl.h \
  /usr/include/hdf5/serial/H5PTpublic.h \
  /usr/include/hdf5/serial/H5LDpublic.h src/h5util.h \
  /usr/include/hdf5/serial/hdf5.h include/zvmperf/status.h src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/model.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h
 /usr/include/hdf5/serial/hdf5_hl.h:
 /usr/include/hdf5/serial/hdf5.h:
 /usr/include/hdf5/serial/H5public.h:
@@ -90,9 +89,7 @@ src/h5util.h:
 /usr/include/hdf5/serial/hdf5.h:
 include/zvmperf/status.h:
 src/internal.h:
-include/zvmperf/zvmperf.h:
-include/zvmperf/status.h:
-include/zvmperf/queue.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:

@@ -1,11 +1,15 @@
 build-asan/src/modelfile.o: src/modelfile.c src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/status.h include/zvmperf/model.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h src/util/atomic.h include/zvmperf/fit.h \
+ include/zvmperf/modelfile.h src/util/ini.h
 src/internal.h:
-include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
-include/zvmperf/queue.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+src/util/atomic.h:
+include/zvmperf/fit.h:
+include/zvmperf/modelfile.h:
+src/util/ini.h:

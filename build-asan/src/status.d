@@ -1,11 +1,10 @@
 build-asan/src/status.o: src/status.c src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/status.h include/zvmperf/model.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h
 src/internal.h:
-include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
-include/zvmperf/queue.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:

@@ -38,8 +38,9 @@ build-asan/tests/test_sweep_h5.o: tests/test_sweep_h5.c \
  /usr/include/hdf5/serial/H5PTpublic.h \
  /usr/include/hdf5/serial/H5LDpublic.h tests/tests.h tests/suites.def \
  include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/queue.h include/zvmperf/model.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h
 /usr/include/hdf5/serial/hdf5.h:
 /usr/include/hdf5/serial/H5public.h:
 /usr/include/hdf5/serial/H5pubconf.h:
@@ -92,5 +93,8 @@ include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
 include/zvmperf/queue.h:
 include/zvmperf/model.h:
+include/zvmperf/modelfile.h:
 include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:

@@ -1,11 +1,15 @@
 build-asan/src/cli/args.o: src/cli/args.c src/cli/cli.h \
  include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ include/zvmperf/queue.h include/zvmperf/model.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h
 src/cli/cli.h:
 include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
 include/zvmperf/queue.h:
 include/zvmperf/model.h:
+include/zvmperf/modelfile.h:
 include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:

@@ -1,12 +1,12 @@
 build-asan/src/queue/open.o: src/queue/open.c src/queue/qnet.h \
- src/internal.h include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h
+ src/internal.h include/zvmperf/status.h include/zvmperf/model.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h include/zvmperf/queue.h
 src/queue/qnet.h:
 src/internal.h:
-include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
-include/zvmperf/queue.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+include/zvmperf/queue.h:

@@ -37,11 +37,11 @@ build-asan/src/sweep/h5write.o: src/sweep/h5write.c \
  /usr/include/hdf5/serial/H5TBpublic.h \
  /usr/include/hdf5/serial/H5PTpublic.h \
  /usr/include/hdf5/serial/H5LDpublic.h src/h5util.h \
- /usr/include/hdf5/serial/hdf5.h include/zvmperf/status.h src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h src/sweep/sweep_impl.h \
- include/zvmperf/sweep.h
+ /usr/include/hdf5/serial/hdf5.h include/zvmperf/status.h \
+ src/util/atomic.h include/zvmperf/fit.h include/zvmperf/model.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/modelfile.h src/internal.h include/zvmperf/model.h \
+ src/sweep/sweep_impl.h include/zvmperf/sweep.h
 /usr/include/hdf5/serial/hdf5_hl.h:
 /usr/include/hdf5/serial/hdf5.h:
 /usr/include/hdf5/serial/H5public.h:
@@ -90,12 +90,13 @@ build-asan/src/sweep/h5write.o: src/sweep/h5write.c \
 src/h5util.h:
 /usr/include/hdf5/serial/hdf5.h:
 include/zvmperf/status.h:
-src/internal.h:
-include/zvmperf/zvmperf.h:
-include/zvmperf/status.h:
-include/zvmperf/queue.h:
+src/util/atomic.h:
+include/zvmperf/fit.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/modelfile.h:
+src/internal.h:
+include/zvmperf/model.h:
 src/sweep/sweep_impl.h:
 include/zvmperf/sweep.h:

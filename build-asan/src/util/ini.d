@@ -1,13 +1,11 @@
 build-asan/src/util/ini.o: src/util/ini.c src/internal.h \
- include/zvmperf/zvmperf.h include/zvmperf/status.h \
- include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sweep.h \
- include/zvmperf/calibrate.h src/util/ini.h include/zvmperf/status.h
+ include/zvmperf/status.h include/zvmperf/model.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h src/util/ini.h
 src/internal.h:
-include/zvmperf/zvmperf.h:
 include/zvmperf/status.h:
-include/zvmperf/queue.h:
 include/zvmperf/model.h:
-include/zvmperf/sweep.h:
-include/zvmperf/calibrate.h:
-src/util/ini.h:
 include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+src/util/ini.h:
