@@ -35,13 +35,15 @@ PYTHON       ?= /usr/bin/python3
 PKG_CONFIG   ?= pkg-config
 CC           ?= cc
 
-DEPS_PKGS   := gsl hdf5
+# the serial HDF5 by name: when libhdf5-openmpi-dev is also installed (make mpi), Debian points
+# the generic hdf5.pc at the MPI flavour
+DEPS_PKGS   := gsl hdf5-serial
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null) -lhdf5_hl
 CUNIT_CFLAGS:= $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
 CUNIT_LIBS  := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 # hdf5_hl lives beside hdf5 on Debian (serial flavour)
-HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hdf5 2>/dev/null)
+HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hdf5-serial 2>/dev/null)
 
 WARN        := -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-prototypes \
                -Wno-unused-parameter $(WERROR)
