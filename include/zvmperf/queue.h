@@ -303,10 +303,13 @@ typedef struct zvp_mva_multi_result {
     double *utilization;       /* [C*K] per-server utilization X_c D_ck / m_k of one replica */
 } zvp_mva_multi_result;
 
-/* Largest population lattice prod_c (N_c + 1) zvp_mva_multi_exact accepts, and largest
- * lattice x K (doubles of its workspace). */
-#define ZVP_MVA_MAX_LATTICE 50000000UL
-#define ZVP_MVA_MAX_LATTICE_CELLS 200000000UL
+/* Limits of zvp_mva_multi_exact, so that every accepted problem solves in under about 0.5 s
+ * (-O2; lattice 1e7 with 2 classes and 1 station: 0.2 s) with at most 80 MB of workspace:
+ * the population lattice prod_c (N_c + 1); the work estimate lattice x C x (K + 1); the
+ * workspace doubles W x K (W lattice rows kept, see zvp_mva_multi_exact). */
+#define ZVP_MVA_MAX_LATTICE 10000000UL
+#define ZVP_MVA_MAX_LATTICE_WORK 40000000UL
+#define ZVP_MVA_MAX_LATTICE_CELLS 10000000UL
 
 /**
  * zvp_mva_multi_exact - exact multiclass MVA over the whole population lattice.
@@ -320,12 +323,14 @@ typedef struct zvp_mva_multi_result {
  * @param[out] res       see zvp_mva_multi_result.
  * Recursion (Reiser & Lavenberg 1980; QSP sec. 7.3): R_ck(n) = D_ck (1 + Q_k(n - 1_c))
  * (queue) or D_ck (delay); X_c(n) = n_c / (Z_c + sum_k replicas_k R_ck(n)); Q_k(n) =
- * sum_c X_c(n) R_ck(n). Visits the lattice in mixed-radix order.
+ * sum_c X_c(n) R_ck(n). Visits the lattice in mixed-radix order (class 0 fastest) and
+ * keeps only the last W = prod_{c < c'} (N_c + 1) + 1 lattice rows, c' the last class with
+ * N_c' > 0 (for 2 classes W = N_0 + 2).
  * @return ZVP_SUCCESS; ZVP_EINVAL (bad argument; lattice > ZVP_MVA_MAX_LATTICE or
- *         lattice x K > ZVP_MVA_MAX_LATTICE_CELLS or lattice x C x (K + 1) >
- *         ZVP_QUEUE_MAX_WORK: the message gives the size and the limit; a class with
+ *         lattice x C x (K + 1) > ZVP_MVA_MAX_LATTICE_WORK or W x K >
+ *         ZVP_MVA_MAX_LATTICE_CELLS: the message gives the size and the limit; a class with
  *         N_c > 0 and Z_c + sum D_ck = 0); ZVP_ENOMEM.
- * Cost O(K C prod_c (N_c + 1)) time, K prod_c (N_c + 1) doubles. Thread safety: pure.
+ * Cost O(K C prod_c (N_c + 1)) time, K W doubles. Thread safety: pure.
  */
 int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const double *demands_s,
                         const double *think_s, const unsigned long *customers, size_t n_classes,

@@ -236,6 +236,26 @@ static double mva_work(const zvp_station *st, size_t K, unsigned long N)
     return (double)N * per_step;
 }
 
+/* Time scaling (src/queue/README.md, "Time scaling"): MVA is invariant under multiplying
+ * every demand and the think time by t (times scale by t, throughputs by 1/t, queue lengths
+ * and utilizations stay). The binary exponent s that brings the largest time T into
+ * [1/2, 1) is used when T is outside [2^-(SCALE_BAND+1), 2^SCALE_BAND); inside it s = 0 and
+ * the solve is untouched. SCALE_BAND = 256 keeps the fast recursion's products
+ * D_k R_k ~ N (sum D)^2 inside the double range for every accepted N and replicas. */
+#define SCALE_BAND 256
+static int time_scale_exponent(const zvp_station *st, size_t K, double think_s)
+{
+    double mx = think_s;
+    for (size_t k = 0; k < K; k++)
+        if (st[k].demand_s > mx)
+            mx = st[k].demand_s;
+    int e = 0;
+    if (!(mx > 0.0))
+        return 0;
+    (void)frexp(mx, &e); /* mx = f 2^e, f in [1/2, 1) */
+    return (e >= -SCALE_BAND && e <= SCALE_BAND) ? 0 : -e;
+}
+
 /* Step 1: the arguments. On success *total_demand = Z + sum_k replicas_k D_k. */
 static int check_inputs(const zvp_station *stations, size_t K, double think_s,
                         unsigned long customers, double *total_demand, zvp_error *err)
@@ -254,10 +274,16 @@ static int check_inputs(const zvp_station *stations, size_t K, double think_s,
             return rc;
         total += (double)stations[k].replicas * stations[k].demand_s;
     }
-    if (!isfinite(total))
-        return zvp_fail(err, ZVP_EINVAL,
-                        "think_s + sum of replicas x demand_s = %.17g is out of range [0, %.17g]",
-                        total, DBL_MAX);
+    if (!isfinite(total)) { /* fine if the scaled solve (below) can represent it */
+        const int s = time_scale_exponent(stations, K, think_s);
+        double scaled = ldexp(think_s, s);
+        for (size_t k = 0; k < K; k++)
+            scaled += (double)stations[k].replicas * ldexp(stations[k].demand_s, s);
+        if (s == 0 || !isfinite(scaled))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "think_s + sum of replicas x demand_s = %.17g is out of range "
+                            "[0, %.17g]", total, DBL_MAX);
+    }
     if (customers > 0 && !(total > 0.0))
         return zvp_fail(err, ZVP_EINVAL,
                         "think_s + sum of replicas x demand_s = 0 with customers = %lu: the "
@@ -519,23 +545,11 @@ static int finish(const mva_ctx *c, const double *q, const double *r, double x,
     return ZVP_SUCCESS;
 }
 
-int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
-                  unsigned long customers, zvp_mva_result *res, double *scratch, zvp_error *err)
+/* Steps 2-4 on checked inputs with N > 0 (total_demand = Z + sum replicas D). */
+static int solve_checked(const zvp_station *stations, size_t K, double think_s,
+                         unsigned long customers, double total_demand, zvp_mva_result *res,
+                         double *scratch, zvp_error *err)
 {
-    double total_demand = 0.0;
-    if (!res)
-        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
-    res->throughput_per_s = NAN;
-    res->response_s = NAN;
-    int rc = check_inputs(stations, n_stations, think_s, customers, &total_demand, err);
-    if (rc != ZVP_SUCCESS)
-        return rc;
-    if (customers == 0) {
-        solve_empty(stations, n_stations, res);
-        return ZVP_SUCCESS;
-    }
-
-    const size_t K = n_stations;
     mva_ctx c = {stations, K, think_s, customers, scratch ? 0 : customers};
     double *own = NULL;
     double *w = scratch;
@@ -555,7 +569,62 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
     for (size_t k = 0; k < K; k++)
         any_tracked |= is_tracked(&stations[k], customers);
     const double x = any_tracked ? solve_tracked(&c, &a) : solve_plain(&c, a.q, a.r);
-    rc = finish(&c, a.q, a.r, x, total_demand, res, err);
+    int rc = finish(&c, a.q, a.r, x, total_demand, res, err);
     free(own);
     return rc;
+}
+
+/* Solve with every time multiplied by 2^s (exact in binary floating point), then scale the
+ * times back (x 2^-s) and the throughput (x 2^s) and check that they are still finite. */
+static int solve_scaled(const zvp_station *stations, size_t K, double think_s,
+                        unsigned long customers, int s, zvp_mva_result *res, double *scratch,
+                        zvp_error *err)
+{
+    zvp_station *sc = calloc(K ? K : 1, sizeof *sc);
+    if (!sc)
+        return zvp_fail(err, ZVP_ENOMEM, "zvp_mva_exact: %zu scaled stations could not be "
+                        "allocated", K);
+    const double z = ldexp(think_s, s);
+    double total = z;
+    for (size_t k = 0; k < K; k++) {
+        sc[k] = stations[k];
+        sc[k].demand_s = ldexp(stations[k].demand_s, s);
+        total += (double)sc[k].replicas * sc[k].demand_s;
+    }
+    int rc = solve_checked(sc, K, z, customers, total, res, scratch, err);
+    free(sc);
+    if (rc != ZVP_SUCCESS)
+        return rc;
+    res->throughput_per_s = ldexp(res->throughput_per_s, s);
+    res->response_s = ldexp(res->response_s, -s);
+    for (size_t k = 0; k < K; k++) {
+        if (res->residence_s)
+            res->residence_s[k] = ldexp(res->residence_s[k], -s);
+        if (scratch) /* [K, 2K): R_k(N) */
+            scratch[K + k] = ldexp(scratch[K + k], -s);
+    }
+    return zvp_qnet_mva_finite(res, K, "zvp_mva_exact", "stations[].demand_s, think_s, customers",
+                               err);
+}
+
+int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s,
+                  unsigned long customers, zvp_mva_result *res, double *scratch, zvp_error *err)
+{
+    double total_demand = 0.0;
+    if (!res)
+        return zvp_fail(err, ZVP_EINVAL, "res = NULL: a result record is required");
+    res->throughput_per_s = NAN;
+    res->response_s = NAN;
+    int rc = check_inputs(stations, n_stations, think_s, customers, &total_demand, err);
+    if (rc != ZVP_SUCCESS)
+        return rc;
+    if (customers == 0) {
+        solve_empty(stations, n_stations, res);
+        return ZVP_SUCCESS;
+    }
+    const int s = time_scale_exponent(stations, n_stations, think_s);
+    if (s != 0)
+        return solve_scaled(stations, n_stations, think_s, customers, s, res, scratch, err);
+    return solve_checked(stations, n_stations, think_s, customers, total_demand, res, scratch,
+                         err);
 }

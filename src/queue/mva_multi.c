@@ -153,33 +153,41 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
         lattice *= (double)customers[c] + 1.0;
     if (lattice > (double)ZVP_MVA_MAX_LATTICE)
         return zvp_fail(err, ZVP_EINVAL,
-                        "population lattice prod_c (customers[c] + 1) = %.6g exceeds the limit "
+                        "population lattice prod_c (customers[c] + 1) = %.*g exceeds the limit "
                         "ZVP_MVA_MAX_LATTICE = %lu of the exact multiclass solver: use fewer "
                         "customers or zvp_mva_approx (Schweitzer/Bard) for large populations",
-                        lattice, ZVP_MVA_MAX_LATTICE);
+                        lattice < 1e15 ? 15 : 6, lattice, ZVP_MVA_MAX_LATTICE);
     size_t P = (size_t)lattice;
-    {
-        const double work = lattice * (double)C * ((double)K + 1.0);
-        if (work > (double)ZVP_QUEUE_MAX_WORK)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "exact multiclass MVA: estimated work lattice %.6g x %zu classes x "
-                            "(%zu stations + 1) = %.3g exceeds the limit ZVP_QUEUE_MAX_WORK = "
-                            "%.3g: use fewer customers or classes, or zvp_mva_approx",
-                            lattice, C, K, work, (double)ZVP_QUEUE_MAX_WORK);
-    }
-    if ((double)P * (double)(K ? K : 1) > (double)ZVP_MVA_MAX_LATTICE_CELLS)
+    const double work = lattice * (double)C * ((double)K + 1.0);
+    if (work > (double)ZVP_MVA_MAX_LATTICE_WORK)
         return zvp_fail(err, ZVP_EINVAL,
-                        "population lattice x stations = %zu x %zu exceeds "
-                        "ZVP_MVA_MAX_LATTICE_CELLS = %lu: allowed range [1, %lu]",
-                        P, K, ZVP_MVA_MAX_LATTICE_CELLS, ZVP_MVA_MAX_LATTICE_CELLS);
-    size_t cells = P * (K ? K : 1);
+                        "exact multiclass MVA: estimated work lattice %.6g x %zu classes x "
+                        "(%zu stations + 1) = %.3g exceeds the limit ZVP_MVA_MAX_LATTICE_WORK = "
+                        "%.3g: use fewer customers, classes or stations, or zvp_mva_approx",
+                        lattice, C, K, work, (double)ZVP_MVA_MAX_LATTICE_WORK);
+    /* Q(n) needs only Q(n - 1_c), stride[c] cells back in mixed-radix order: keep a ring of
+     * W = (largest stride of a class with N_c > 0) + 1 rows. */
+    size_t W = 1, span = 1;
+    for (size_t c = 0; c < C; c++) {
+        if (customers[c] > 0)
+            W = span + 1;
+        span *= (size_t)customers[c] + 1;
+    }
+    if ((double)W * (double)(K ? K : 1) > (double)ZVP_MVA_MAX_LATTICE_CELLS)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "exact multiclass MVA: workspace of %zu lattice rows x %zu stations = "
+                        "%.6g doubles exceeds the limit ZVP_MVA_MAX_LATTICE_CELLS = %lu: use "
+                        "fewer customers or stations, or zvp_mva_approx",
+                        W, K, (double)W * (double)(K ? K : 1), ZVP_MVA_MAX_LATTICE_CELLS);
+    size_t cells = W * (K ? K : 1);
     double *q = malloc(cells * sizeof(double));
+    unsigned char *isq = malloc(K + 1); /* station k is a queue (else a delay) */
     size_t *stride = malloc(C * sizeof(size_t));
     unsigned long *nv = calloc(C, sizeof(unsigned long));
     double *x = malloc(C * sizeof(double));
     double *r = malloc((C * K + 1) * sizeof(double));
     double *ut = malloc((K + 1) * sizeof(double));
-    if (!q || !stride || !nv || !x || !r || !ut) {
+    if (!q || !isq || !stride || !nv || !x || !r || !ut) {
         rc = zvp_fail(err, ZVP_ENOMEM, "exact multiclass MVA: %zu doubles could not be allocated",
                       cells);
         goto out;
@@ -188,8 +196,10 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
     stride[0] = 1;
     for (size_t c = 1; c < C; c++)
         stride[c] = stride[c - 1] * ((size_t)customers[c - 1] + 1);
-    for (size_t k = 0; k < K; k++)
+    for (size_t k = 0; k < K; k++) {
         q[k] = 0.0;
+        isq[k] = effective_kind(&stations[k], total_n) == 0;
+    }
     for (size_t c = 0; c < C; c++)
         x[c] = 0.0;
     for (size_t idx = 1; idx < P; idx++) {
@@ -201,18 +211,17 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
             }
             nv[c] = 0;
         }
-        double *qn = q + idx * K;
+        double *qn = q + (idx % W) * K;
         for (size_t k = 0; k < K; k++)
             qn[k] = 0.0;
         for (size_t c = 0; c < C; c++) {
             if (nv[c] == 0)
                 continue;
-            const double *qp = q + (idx - stride[c]) * K;
+            const double *qp = q + ((idx - stride[c]) % W) * K;
             const double *dc = demands_s + c * K;
             double cycle = think_s[c];
             for (size_t k = 0; k < K; k++) {
-                double rk = effective_kind(&stations[k], total_n) == 0 ? dc[k] * (1.0 + qp[k])
-                                                                      : dc[k];
+                double rk = isq[k] ? dc[k] * (1.0 + qp[k]) : dc[k];
                 r[c * K + k] = rk;
                 cycle += (double)stations[k].replicas * rk;
             }
@@ -226,14 +235,13 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
     /* Results at the full population: recompute R_ck from Q(N - 1_c) (or Q(N) for an
      * empty class: what an arriving customer of that class would see). */
     {
-        const double *qN = q + (P - 1) * K;
+        const double *qN = q + ((P - 1) % W) * K;
         for (size_t c = 0; c < C; c++) {
-            const double *qp = customers[c] > 0 ? q + (P - 1 - stride[c]) * K : qN;
+            const double *qp = customers[c] > 0 ? q + ((P - 1 - stride[c]) % W) * K : qN;
             const double *dc = demands_s + c * K;
             double rsum = 0.0;
             for (size_t k = 0; k < K; k++) {
-                double rk = effective_kind(&stations[k], total_n) == 0 ? dc[k] * (1.0 + qp[k])
-                                                                      : dc[k];
+                double rk = isq[k] ? dc[k] * (1.0 + qp[k]) : dc[k];
                 r[c * K + k] = rk;
                 rsum += (double)stations[k].replicas * rk;
             }
@@ -253,6 +261,7 @@ int zvp_mva_multi_exact(const zvp_station *stations, size_t n_stations, const do
                 err);
 out:
     free(q);
+    free(isq);
     free(stride);
     free(nv);
     free(x);
