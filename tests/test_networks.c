@@ -153,6 +153,48 @@ static void test_multiclass_exact(void)
     CU_ASSERT(zvp_test_msg_has(&e, "ZVP_MVA_MAX_LATTICE"));
 }
 
+/* The lattice limits at their boundaries (issue 9: a clear error, fast; the largest accepted
+ * lattice solves in well under a second with bounded memory). One queue D = 1, Z = 0, class 1
+ * empty: R_0(n) = D (1 + Q(n-1)) gives Q(n) = n, so X_0 = 1/D and R_0 = N_0 D exactly. */
+static void test_multiclass_lattice_boundary(void)
+{
+    zvp_station q = zvp_test_station(0, 0, 1, 0.0);
+    double d[2] = {1.0, 1.0}, z[2] = {0.0, 0.0}, x[2], r[2], rk[2], ql[2], u[2];
+    zvp_mva_multi_result res = {x, r, rk, ql, u};
+    zvp_error e;
+    unsigned long at[2] = {ZVP_MVA_MAX_LATTICE - 1, 0}; /* lattice = the limit */
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(&q, 1, d, z, at, 2, &res, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(x[0], 1.0);
+    CU_ASSERT_EQUAL(r[0], (double)(ZVP_MVA_MAX_LATTICE - 1));
+    CU_ASSERT_EQUAL(ql[0], (double)(ZVP_MVA_MAX_LATTICE - 1));
+    CU_ASSERT_EQUAL(x[1], 0.0);
+    /* one more population: refused, naming the lattice size and the limit */
+    unsigned long over[2] = {ZVP_MVA_MAX_LATTICE, 0};
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, over, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "= 10000001 exceeds the limit ZVP_MVA_MAX_LATTICE = 10000000"));
+    CU_ASSERT(isnan(x[0]) && isnan(r[0]));
+    /* the examples of the finding: lattices 5e7 and 2.9e7 */
+    unsigned long big1[2] = {49999999, 0}, big2[2] = {2537, 11615};
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, big1, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "= 50000000 exceeds the limit ZVP_MVA_MAX_LATTICE"));
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, big2, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "= 29481408 exceeds the limit ZVP_MVA_MAX_LATTICE"));
+    /* the largest ring (class 1 has one customer: W = N_0 + 2 rows) at the work limit:
+     * lattice 1e7 x 2 classes x 2 = ZVP_MVA_MAX_LATTICE_WORK. Class 1 alone (N_0 = 0)
+     * would see X_1 = 1; with both classes the queue is shared and stays saturated:
+     * X_0 + X_1 = 1/D (utilization law at a saturated single queue, Z = 0). */
+    unsigned long ring[2] = {ZVP_MVA_MAX_LATTICE / 2 - 1, 1};
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(&q, 1, d, z, ring, 2, &res, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(x[0] + x[1], 1.0, 1e-12);
+    ZVP_ASSERT_REL(u[0] + u[1], 1.0, 1e-12);
+    ZVP_ASSERT_REL(x[1], 1.0 / (double)(ZVP_MVA_MAX_LATTICE / 2), 1e-9);
+    /* one more station: the same lattice is over the work limit, named */
+    zvp_station q2[2] = {q, q};
+    double d2[4] = {1.0, 1.0, 1.0, 1.0};
+    CU_ASSERT_EQUAL(zvp_mva_multi_exact(q2, 2, d2, z, ring, 2, &res, &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "ZVP_MVA_MAX_LATTICE_WORK = 4e+07"));
+}
+
 /* ---- Approximate MVA ---------------------------------------------------------------------- */
 
 static void test_schweitzer_converges(void)
@@ -376,7 +418,7 @@ static void test_work_limits(void)
         zvp_station q = zvp_test_station(0, 0, 1, 0.0);
         zvp_mva_multi_result rm = {NULL, NULL, NULL, NULL, NULL};
         CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, cust, C, &rm, &e), ZVP_EINVAL);
-        CU_ASSERT(zvp_test_msg_has(&e, "ZVP_QUEUE_MAX_WORK"));
+        CU_ASSERT(zvp_test_msg_has(&e, "ZVP_MVA_MAX_LATTICE_WORK"));
         /* the total population over classes is the limit that applies: say so */
         unsigned long two[2] = {100000000, 100000000};
         CU_ASSERT_EQUAL(zvp_mva_multi_exact(&q, 1, d, z, two, 2, &rm, &e), ZVP_EINVAL);
@@ -412,7 +454,8 @@ int zvp_test_register_networks(void)
         !CU_add_test(s, "approx_multiclass", test_approx_multiclass) ||
         !CU_add_test(s, "bounds", test_bounds) ||
         !CU_add_test(s, "stress_and_edges", test_stress_and_edges) ||
-        !CU_add_test(s, "work_limits", test_work_limits))
+        !CU_add_test(s, "work_limits", test_work_limits) ||
+        !CU_add_test(s, "multiclass_lattice_boundary", test_multiclass_lattice_boundary))
         return (int)CU_get_error();
     return 0;
 }

@@ -26,27 +26,47 @@ static void expect_overflow(const zvp_error *e, const char *kernel)
 
 static void test_mva_exact_overflow(void)
 {
-    /* The example: solve mva --users 10 --demands 1e300,1e300 --think 1. */
+    /* The issue's example: solve mva --users 10 --demands 1e300,1e300 --think 1 printed NaN.
+     * Its true answer is representable (R ~ 1.1e301) and is now given (time scaling): two
+     * balanced queues of demand D with Z << D give X = N/((N + 1) D), R_k = (N + 1) D/2,
+     * Q_k = N/2, U_k = X D (Z/D = 1e-300 changes nothing at double precision). */
     zvp_station st[2] = {zvp_test_station(0, 0, 1, 1e300), zvp_test_station(0, 0, 1, 1e300)};
     double r[2] = {0, 0}, q[2] = {0, 0}, u[2] = {0, 0};
     zvp_mva_result res = {0, 0, r, q, u};
     zvp_error e;
-    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 1.0, 10, &res, NULL, &e), ZVP_EINVAL);
-    expect_overflow(&e, "zvp_mva_exact");
-    CU_ASSERT(zvp_test_msg_has(&e, "demand_s"));
-    CU_ASSERT(isnan(res.throughput_per_s) && isnan(res.response_s));
-    for (int k = 0; k < 2; k++)
-        CU_ASSERT(isnan(r[k]) && isnan(q[k]) && isnan(u[k]));
-    /* neighbours: without result arrays; one station; a larger population */
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 2, 1.0, 10, &res, NULL, &e), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(res.throughput_per_s, 10.0 / (11.0 * 1e300), 1e-12);
+    ZVP_ASSERT_REL(res.response_s, 11e300, 1e-12);
+    for (int k = 0; k < 2; k++) {
+        ZVP_ASSERT_REL(r[k], 5.5e300, 1e-12);
+        ZVP_ASSERT_REL(q[k], 5.0, 1e-12);
+        ZVP_ASSERT_REL(u[k], 10.0 / 11.0, 1e-12);
+    }
+    /* neighbours: without result arrays the same X */
     zvp_mva_result bare = {0, 0, NULL, NULL, NULL};
-    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 1.0, 10, &bare, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT(isnan(bare.throughput_per_s));
-    zvp_station one = zvp_test_station(0, 0, 1, 1e307); /* R = N D = 1e309 */
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 1.0, 10, &bare, NULL, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(bare.throughput_per_s, res.throughput_per_s);
+    /* a result that truly overflows is still refused: one station, R = N D = 1e309 */
+    zvp_station one = zvp_test_station(0, 0, 1, 1e307);
     CU_ASSERT_EQUAL(zvp_mva_exact(&one, 1, 0.0, 100, &bare, NULL, &e), ZVP_EINVAL);
     expect_overflow(&e, "zvp_mva_exact");
+    CU_ASSERT(zvp_test_msg_has(&e, "demand_s"));
+    CU_ASSERT(isnan(bare.throughput_per_s) && isnan(bare.response_s));
     zvp_station one_multi = zvp_test_station(2, 2, 1, 1e307); /* the tracked path */
     CU_ASSERT_EQUAL(zvp_mva_exact(&one_multi, 1, 0.0, 100, &bare, NULL, &e), ZVP_EINVAL);
     expect_overflow(&e, "zvp_mva_exact");
+    /* ... with the arrays: every output NaN */
+    st[0].demand_s = st[1].demand_s = 1e307;
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 1.0, 100, &res, NULL, &e), ZVP_EINVAL);
+    expect_overflow(&e, "zvp_mva_exact");
+    CU_ASSERT(isnan(res.throughput_per_s) && isnan(res.response_s));
+    for (int k = 0; k < 2; k++)
+        CU_ASSERT(isnan(r[k]) && isnan(q[k]) && isnan(u[k]));
+    /* ... and the throughput: demands 1e-320 (subnormal), X = N/(2 D) ~ 1.5e320 */
+    st[0].demand_s = st[1].demand_s = 1e-320;
+    CU_ASSERT_EQUAL(zvp_mva_exact(st, 2, 0.0, 3, &res, NULL, &e), ZVP_EINVAL);
+    expect_overflow(&e, "zvp_mva_exact");
+    CU_ASSERT(zvp_test_msg_has(&e, "throughput_per_s"));
     /* just inside: the same network at 1e150 solves, and scales like 1/D */
     zvp_station ok[2] = {zvp_test_station(0, 0, 1, 1e150), zvp_test_station(0, 0, 1, 1e150)};
     CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(ok, 2, 1e150, 10, &res, NULL, &e), ZVP_SUCCESS);
@@ -54,6 +74,135 @@ static void test_mva_exact_overflow(void)
     zvp_mva_result ru = {0, 0, NULL, NULL, NULL};
     CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(unit, 2, 1.0, 10, &ru, NULL, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(res.throughput_per_s * 1e150, ru.throughput_per_s, 1e-12);
+}
+
+/* Solve `base` (K entries) with every demand and the think time multiplied by t; the results
+ * into res (arrays of K). */
+static int mva_times(const zvp_station *base, size_t K, double z, unsigned long n, double t,
+                     zvp_mva_result *res, double *scratch, zvp_error *e)
+{
+    zvp_station st[4];
+    for (size_t k = 0; k < K; k++) {
+        st[k] = base[k];
+        st[k].demand_s *= t;
+    }
+    return zvp_mva_exact(st, K, z * t, n, res, scratch, e);
+}
+
+/* MVA is invariant under a change of time unit: demands and think time x t give times x t,
+ * throughputs / t, the same queue lengths and utilizations. Tiny and huge demands (the
+ * finding: 1e-300 failed with "internal check failed", 1e300 was refused) solve like 1.0. */
+static void test_mva_exact_time_scaling(void)
+{
+    const zvp_station nets[3][3] = {
+        /* two queues (the finding), plain path */
+        {zvp_test_station(0, 0, 1, 1.0), zvp_test_station(0, 0, 1, 1.0), zvp_test_station(1, 0, 1, 0.0)},
+        /* queue, delay, 4-server station with 3 replicas (tracked path) */
+        {zvp_test_station(0, 0, 1, 0.5), zvp_test_station(1, 0, 1, 2.0), zvp_test_station(2, 4, 3, 1.5)},
+        /* think time larger than every demand */
+        {zvp_test_station(0, 0, 2, 0.25), zvp_test_station(0, 0, 1, 0.125), zvp_test_station(1, 0, 1, 1.0)}};
+    const double thinks[3] = {0.0, 1.0, 8.0};
+    const double scales[6] = {1e-300, 1e300, 1e-200, 1e200, 1e-306, 1e305};
+    for (int i = 0; i < 3; i++) {
+        double r1[3], q1[3], u1[3], rt[3], qt[3], ut[3];
+        zvp_mva_result one = {0, 0, r1, q1, u1}, scaled = {0, 0, rt, qt, ut};
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(mva_times(nets[i], 3, thinks[i], 100, 1.0, &one, NULL, &e),
+                              ZVP_SUCCESS);
+        for (int j = 0; j < 6; j++) {
+            const double t = scales[j];
+            int rc = mva_times(nets[i], 3, thinks[i], 100, t, &scaled, NULL, &e);
+            CU_ASSERT_EQUAL(rc, ZVP_SUCCESS);
+            if (rc != ZVP_SUCCESS) {
+                fprintf(stderr, "\nnet %d, t = %g: %s\n", i, t, e.message);
+                continue;
+            }
+            const double tol = 1e-12;
+            ZVP_ASSERT_REL(scaled.throughput_per_s, one.throughput_per_s / t, tol);
+            ZVP_ASSERT_REL(scaled.response_s, one.response_s * t, tol);
+            for (int k = 0; k < 3; k++) {
+                ZVP_ASSERT_REL(rt[k], r1[k] * t, tol);
+                ZVP_ASSERT_REL(qt[k], q1[k], tol);
+                ZVP_ASSERT_REL(ut[k], u1[k], tol);
+            }
+        }
+        /* powers of two: bit for bit, inside the band (2^200: no scaling) and outside
+         * (2^-1000, 2^600: scaled) */
+        const int pw[3] = {200, -1000, 600};
+        for (int j = 0; j < 3; j++) {
+            CU_ASSERT_EQUAL_FATAL(mva_times(nets[i], 3, thinks[i], 100, ldexp(1.0, pw[j]),
+                                            &scaled, NULL, &e), ZVP_SUCCESS);
+            CU_ASSERT_EQUAL(scaled.throughput_per_s, ldexp(one.throughput_per_s, -pw[j]));
+            CU_ASSERT_EQUAL(scaled.response_s, ldexp(one.response_s, pw[j]));
+            for (int k = 0; k < 3; k++)
+                CU_ASSERT(rt[k] == ldexp(r1[k], pw[j]) && qt[k] == q1[k] && ut[k] == u1[k]);
+        }
+    }
+    /* the CLI example: --users 100 --demands 1e-300,1e-300 --think 0: two balanced queues,
+     * X = N/((N + 1) D), and the caller's scratch holds R_k(N) in seconds */
+    {
+        zvp_station st[2] = {zvp_test_station(0, 0, 1, 1e-300), zvp_test_station(0, 0, 1, 1e-300)};
+        double r[2], scratch[4];
+        zvp_mva_result res = {0, 0, r, NULL, NULL};
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(st, 2, 0.0, 100, &res, scratch, &e), ZVP_SUCCESS);
+        ZVP_ASSERT_REL(res.throughput_per_s, 100.0 / 101.0 * 1e300, 1e-12);
+        ZVP_ASSERT_REL(res.response_s, 101e-300, 1e-12);
+        CU_ASSERT(scratch[2] == r[0] && scratch[3] == r[1]);
+        ZVP_ASSERT_REL(scratch[0], 50.0, 1e-12); /* Q_0(N) */
+    }
+    /* Z + sum D overflows the double range but R and X do not: N = 1, D = Z = 1e308 gives
+     * R = D, X = 1/(Z + D) = 5e-309 */
+    {
+        zvp_station st = zvp_test_station(0, 0, 1, 1e308);
+        zvp_mva_result res = {0, 0, NULL, NULL, NULL};
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&st, 1, 1e308, 1, &res, NULL, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL(res.response_s, 1e308);
+        ZVP_ASSERT_REL(res.throughput_per_s, 0.5e-308, 1e-12);
+    }
+}
+
+/* The other MVA solvers on tiny and huge times: the same scaling relations. */
+static void test_mva_others_time_scaling(void)
+{
+    const double scales[4] = {1.0, 1e-300, 1e300, 1e-200};
+    zvp_station st[2] = {zvp_test_station(0, 0, 1, 0.0), zvp_test_station(0, 0, 1, 0.0)};
+    double x0[2] = {0, 0}, q0[4] = {0, 0, 0, 0}, xl0 = 0.0, ql0[2] = {0, 0};
+    for (int j = 0; j < 4; j++) {
+        const double t = scales[j];
+        double d[4] = {1.0 * t, 0.5 * t, 0.25 * t, 1.0 * t}, z[2] = {2.0 * t, 0.0};
+        unsigned long n[2] = {30, 20};
+        double x[2], rc[2], rs[4], q[4], u[4];
+        zvp_mva_multi_result res = {x, rc, rs, q, u};
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_multi_exact(st, 2, d, z, n, 2, &res, &e), ZVP_SUCCESS);
+        if (j == 0) {
+            memcpy(x0, x, sizeof x0);
+            memcpy(q0, q, sizeof q0);
+        }
+        for (int c = 0; c < 2; c++)
+            ZVP_ASSERT_REL(x[c] * t, x0[c], 1e-12);
+        for (int i = 0; i < 4; i++)
+            ZVP_ASSERT_REL(q[i], q0[i], 1e-12);
+        for (int method = ZVP_MVA_SCHWEITZER; method <= ZVP_MVA_BARD; method++) {
+            zvp_mva_approx_options o = {method, 0, 0.0};
+            CU_ASSERT_EQUAL(zvp_mva_approx(st, 2, d, z, n, 2, &o, &res, NULL, &e), ZVP_SUCCESS);
+            CU_ASSERT(isfinite(x[0]) && x[0] > 0.0 && isfinite(q[0]));
+            ZVP_ASSERT_REL(x[0] * t * (z[0] / t + rc[0] / t), 30.0, 1e-9); /* Little */
+        }
+        /* load dependent: a queue and a delay, 50 customers */
+        zvp_station ld[2] = {zvp_test_station(0, 0, 1, 0.5 * t), zvp_test_station(1, 0, 1, 2.0 * t)};
+        double ql[2];
+        zvp_mva_result rl = {0, 0, NULL, ql, NULL};
+        CU_ASSERT_EQUAL_FATAL(zvp_mva_ld(ld, 2, NULL, 0.0, 50, &rl, &e), ZVP_SUCCESS);
+        if (j == 0) {
+            xl0 = rl.throughput_per_s;
+            memcpy(ql0, ql, sizeof ql0);
+        }
+        ZVP_ASSERT_REL(rl.throughput_per_s * t, xl0, 1e-9);
+        ZVP_ASSERT_REL(ql[0], ql0[0], 1e-9);
+    }
 }
 
 static void test_mva_ld_overflow(void)
@@ -319,6 +468,8 @@ int zvp_test_register_numerics(void)
     if (!s)
         return -1;
     if (!CU_add_test(s, "mva_exact_overflow", test_mva_exact_overflow) ||
+        !CU_add_test(s, "mva_exact_time_scaling", test_mva_exact_time_scaling) ||
+        !CU_add_test(s, "mva_others_time_scaling", test_mva_others_time_scaling) ||
         !CU_add_test(s, "mva_ld_overflow", test_mva_ld_overflow) ||
         !CU_add_test(s, "multiclass_overflow", test_multiclass_overflow) ||
         !CU_add_test(s, "open_and_bounds_overflow", test_open_and_bounds_overflow) ||

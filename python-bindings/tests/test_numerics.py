@@ -83,8 +83,13 @@ def test_integers_checked_against_their_c_type():
 
 def test_network_overflow_is_invalid_argument():
     with pytest.raises(z.InvalidArgumentError) as ei:
-        z.mva([1e300, 1e300], 1.0, 10)
+        z.mva([1e307, 1e307], 1.0, 100)  # R = N D ~ 1e309
     assert "outside the range double arithmetic can solve" in ei.value.message
+    # 1e300 demands have a representable answer (solved in a scaled time unit): two balanced
+    # queues, Z << D: X = N/((N + 1) D), R = (N + 1) D
+    r = z.mva([1e300, 1e300], 1.0, 10)
+    assert r[0] == pytest.approx(10 / 11 / 1e300, rel=1e-12)
+    assert r[1] == pytest.approx(11e300, rel=1e-12)
     with pytest.raises(z.InvalidArgumentError):
         z.usl(1e300, 1e300, 0.0, 0.0)
 
