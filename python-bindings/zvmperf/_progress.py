@@ -57,7 +57,7 @@ class _TqdmBar:
 
     def __call__(self, done, total):
         if self.bar is None:
-            self.bar = self.tqdm(total=total, initial=done, unit="pt", unit_scale=True,
+            self.bar = self.tqdm(total=total, initial=done, unit="pt", unit_scale=total >= 100000,
                                  desc=self.desc, file=sys.stderr, dynamic_ncols=True)
         else:
             self.bar.update(done - self.bar.n)

@@ -153,8 +153,8 @@ class Sweep(Labelled):
             need(isinstance(f["axes"].get(n), h5py.Dataset), "no dataset /axes/%s" % n)
         self._set_axes(dims, [f["axes"][n] for n in dims], "description")
         self.outputs, self.units, self.descriptions = OrderedDict(), OrderedDict(), OrderedDict()
-        for n, ds in f["outputs"].items():
-            self._add_output(n, ds, "/outputs/%s" % n, "description")
+        for n in _model_output_order(self.model, list(f["outputs"].keys())):
+            self._add_output(n, f["outputs"][n], "/outputs/%s" % n, "description")
 
     def _read_v2(self, f, dims):
         import h5py
