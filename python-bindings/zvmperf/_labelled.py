@@ -127,7 +127,7 @@ class Labelled:
                                   encoding={"_FillValue": np.nan})
         data["status"] = xr.Variable(
             self.dims, np.asarray(self.status, dtype=np.uint8),
-            {"long_name": STATUS_LONG_NAME,
+            {"long_name": STATUS_LONG_NAME, "units": "1",
              "flag_values": np.array(STATUS_FLAG_VALUES, dtype=np.uint8),
              "flag_meanings": STATUS_FLAG_MEANINGS}, encoding={"_FillValue": np.uint8(0)})
         return xr.Dataset(data, coords=coords, attrs=self._global_attrs())
@@ -144,7 +144,7 @@ class Labelled:
         df = pd.DataFrame(cols)
         units = OrderedDict((n, self.axis_units.get(n, "")) for n in self.dims)
         units.update((n, self.units.get(n, "")) for n in self.outputs)
-        units["status"] = ""
+        units["status"] = "1"
         df.attrs["units"] = dict(units)
         df.attrs["model"] = self.model
         return df
