@@ -78,9 +78,9 @@ if "$PY" - "$T/s.h5" <<'PYEOF'
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 assert f.attrs["model"] in (b"sweetspot", "sweetspot")
-assert list(f["axes/storage_gb"][:]) == [256, 512, 768, 1024]
-assert list(f["axes/cpus"][:]) == [16, 64]
-etr = f["outputs/etr"]
+assert list(f["storage_gb"][:]) == [256, 512, 768, 1024]
+assert list(f["cpus"][:]) == [16, 64]
+etr = f["etr"]
 assert etr.shape == (4, 2) and etr.attrs["units"] in (b"kpages/s", "kpages/s")
 assert (f["status"][:] == 1).all()
 assert np.isfinite(etr[:]).all()
