@@ -29,6 +29,9 @@ static void test_zvp_sweep_options_init(void)
     CU_ASSERT_EQUAL(o.threads, 0);
     CU_ASSERT_EQUAL(o.block_points, 65536);
     CU_ASSERT_PTR_NULL(o.command);
+    CU_ASSERT_PTR_NULL(o.progress);
+    CU_ASSERT_PTR_NULL(o.progress_user);
+    CU_ASSERT_EQUAL(o.resume, 0);
 }
 
 /* ---- sweeps ------------------------------------------------------------------------- */
