@@ -21,7 +21,7 @@ from ._args import (_b, _check_on_error, _count, _farray, _float, _mapping, _pat
 from ._labelled import Labelled
 from ._progress import Progress, check_progress
 from .errors import (ArgumentTypeError, BadLengthError, CanceledError, InvalidArgumentError,
-                     _check, _error)
+                     _check)
 from .modeling import _model_file_of
 from .sweepread import PARTIAL_SUFFIX, SWEEP_LAYOUT_VERSION, Sweep, open_sweep
 
