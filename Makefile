@@ -144,9 +144,10 @@ $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 
 # Debian packages for the build, the tests and the notebooks; installed when missing (as root,
 # or with sudo). Run as its own make invocation: the flags above are read from pkg-config.
-DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools libcunit1-dev \
+DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools netcdf-bin libcunit1-dev \
             libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
-            python3-setuptools jupyter-nbconvert python3-ipykernel
+            python3-setuptools jupyter-nbconvert python3-ipykernel python3-xarray python3-h5netcdf \
+            python3-tqdm python3-pandas
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \

@@ -4,7 +4,10 @@ points" overlay driven by the fit files (so a notebook works for any registered 
 without naming its parameters).
 
 Every notebook starts with `from nbsetup import *`. Nothing here writes outside
-notebooks/figures/ and temporary directories.
+notebooks/figures/ and temporary directories. Sweeps go through run_sweep(), which writes the
+file (sweep layout 2: netCDF-4 / CF) with a tqdm progress bar and reads it back with
+zvmperf.open_sweep; .to_xarray() / .to_dataframe() hand it to xarray and pandas, and
+xarray.open_dataset(path, engine="h5netcdf") opens the same file directly.
 """
 import configparser
 import glob
@@ -80,6 +83,14 @@ def savefig(fig, name):
         raise
     print("figure:", os.path.relpath(path, REPO))
     return path
+
+
+def run_sweep(model_file, axes, name, progress=True, **kw):
+    """Sweep model_file over axes into TMP/<name>.h5 with a progress bar (tqdm, on stderr) and
+    read it back: a zvmperf.Sweep (open_sweep) whose .path is the file. Ctrl-C stops the
+    sweep within one block (KeyboardInterrupt). Extra keywords go to zvmperf.sweep."""
+    path = z.sweep(model_file, axes, os.path.join(TMP, name + ".h5"), progress=progress, **kw)
+    return z.open_sweep(path)
 
 
 def published(name):
@@ -208,5 +219,5 @@ def overlay(name, figname, max_cols=4):
 
 
 __all__ = ["z", "np", "plt", "os", "REPO", "DATA", "FITS", "PARAMS", "REPORTS", "FIG_DIR",
-           "TMP", "C63", "C64", "note", "savefig", "published", "has_model", "model_files_for",
-           "fits_for", "model_status", "overlay"]
+           "TMP", "C63", "C64", "note", "savefig", "run_sweep", "published", "has_model",
+           "model_files_for", "fits_for", "model_status", "overlay"]

@@ -95,7 +95,8 @@ def test_network_overflow_is_invalid_argument():
 
 
 def test_internal_error_status():
-    assert _clib.ZVP_EINTERNAL == _clib.ZVP_ENUM_STATUS - 1
+    # ZVP_ECANCELED (issue 10) follows ZVP_EINTERNAL, the last before it
+    assert _clib.ZVP_EINTERNAL == 10 == _clib.ZVP_ECANCELED - 1 == _clib.ZVP_ENUM_STATUS - 2
     e = z.errors._error(_clib.ZVP_EINTERNAL, "internal check failed: x")
     assert isinstance(e, z.InternalError) and isinstance(e, RuntimeError)
     assert "internal" in z.strerror(_clib.ZVP_EINTERNAL)

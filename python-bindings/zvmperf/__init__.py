@@ -9,7 +9,9 @@ Modules (everything public is re-exported here, so `import zvmperf as z; z.mmc(.
                mva_multi, mva_approx, mva_ld, mva_bounds, open_network, usl, usl_peak, usl_fit
   modeling     the model registry (models, model), eval (one point, or arrays in C) and
                model files (ModelFile)
-  sweeps       grid (a grid in memory), sweep (written to HDF5), open_sweep, parse_axis
+  sweeps       grid (a grid in memory), sweep (written to HDF5, progress=, resume=), parse_axis
+  sweepread    open_sweep (sweep file layout 2, netCDF-4 / CF; also layout 1) -> Sweep, whose
+               to_xarray(), to_dataframe() and sel() the in-memory Grid shares (_labelled)
   calibration  read_table, calibrate, read_fit
   api          the former single module, kept as an alias of the public names
 

@@ -14,7 +14,8 @@ Library search order (first hit wins):
 ImportError lists every place tried when none loads. The loaded library's
 zvp_version_number() must equal ZVP_VERSION_NUMBER below (the header this package mirrors).
 
-Thread safety: CDLL calls release the GIL. No Python callback is ever handed to C.
+Thread safety: CDLL calls release the GIL. The one Python callback handed to C is a sweep's
+progress function (zvp_progress_fn), which C calls from the calling thread between blocks.
 """
 import ctypes
 import ctypes.util
@@ -63,7 +64,8 @@ ZVP_ENOTFOUND = 7
 ZVP_EPARSE = 8
 ZVP_EFIT = 9
 ZVP_EINTERNAL = 10
-ZVP_ENUM_STATUS = 11
+ZVP_ECANCELED = 11  # a sweep's progress callback asked it to stop
+ZVP_ENUM_STATUS = 12
 ZVP_ERRMSG_MAX = 512
 
 # ---- Sweep point status (sweep.h) -----------------------------------------------------------
@@ -195,10 +197,16 @@ class zvp_axis(Structure):
     _fields_ = [("name", c_char_p), ("values", POINTER(c_double)), ("n_values", c_size_t)]
 
 
+# sweep.h: called after every block (and once at the start) with the points done and the
+# total; a nonzero return stops the sweep after that block (ZVP_ECANCELED).
+zvp_progress_fn = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
+
+
 class zvp_sweep_options(Structure):
     """sweep.h: options of a sweep run (fill with zvp_sweep_options_init)."""
     _fields_ = [("threads", c_int32), ("reserved", c_int32), ("block_points", c_uint64),
-                ("command", c_char_p)]
+                ("command", c_char_p), ("progress", zvp_progress_fn),
+                ("progress_user", c_void_p), ("resume", c_int32)]
 
 
 class zvp_sweep_summary(Structure):

@@ -19,5 +19,5 @@ __all__ = [
     "usl_fit", "UslFit", "ParamDesc", "Model", "models", "model_names", "model", "eval",
     "EvalResult", "ModelFile", "read_model_file", "parse_axis", "sweep", "SweepPath",
     "open_sweep", "Sweep", "Table", "read_table", "Calibration", "calibrate", "FitData",
-    "read_fit", "grid", "Grid", "InternalError",
+    "read_fit", "grid", "Grid", "InternalError", "CanceledError",
 ]

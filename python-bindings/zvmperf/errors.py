@@ -10,7 +10,7 @@ from . import _clib as C
 
 __all__ = ["ZvmperfError", "InvalidArgumentError", "ArgumentTypeError", "BadLengthError",
            "UnstableError", "NoMemoryError", "MaxIterError", "ZvmperfIOError", "NotFoundError",
-           "ParseError", "FitError", "InternalError", "strerror"]
+           "ParseError", "FitError", "InternalError", "CanceledError", "strerror"]
 
 
 class ZvmperfError(Exception):
@@ -70,11 +70,16 @@ class InternalError(ZvmperfError, RuntimeError):
     """ZVP_EINTERNAL: an internal consistency check failed (a bug in zvmperf; report it)."""
 
 
+class CanceledError(ZvmperfError, RuntimeError):
+    """ZVP_ECANCELED: a sweep stopped because its progress callback asked it to; the partial
+    file (OUT.partial) keeps the finished blocks and sweep(..., resume=True) continues it."""
+
+
 _ERRORS = {C.ZVP_EINVAL: InvalidArgumentError, C.ZVP_EBADLEN: BadLengthError,
            C.ZVP_EUNSTABLE: UnstableError, C.ZVP_ENOMEM: NoMemoryError,
            C.ZVP_EMAXITER: MaxIterError, C.ZVP_EIO: ZvmperfIOError,
            C.ZVP_ENOTFOUND: NotFoundError, C.ZVP_EPARSE: ParseError, C.ZVP_EFIT: FitError,
-           C.ZVP_EINTERNAL: InternalError}
+           C.ZVP_EINTERNAL: InternalError, C.ZVP_ECANCELED: CanceledError}
 
 
 def strerror(status):

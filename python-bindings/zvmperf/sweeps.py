@@ -1,6 +1,8 @@
 """zvmperf.sweeps - a model over the Cartesian grid of axes: grid() evaluates it in memory
 (zvp_eval_grid) and returns a Grid of labelled numpy arrays; sweep() writes it to an HDF5 file
-(zvp_sweep_run) and open_sweep() reads such a file back as a Sweep (same interface as Grid).
+(zvp_sweep_run, layout 2: netCDF-4 / CF, opened by xarray) and open_sweep() (module sweepread)
+reads such a file back as a Sweep (same interface as Grid: sel, to_xarray, to_dataframe).
+Both take progress= (a tqdm bar or a callable) and stop within one block on Ctrl-C.
 parse_axis() parses the CLI's axis text ('NAME=LO:HI:STEP', 'NAME=V1,V2').
 
 (The module is not called `sweep` so that it does not hide the function zvmperf.sweep.)
@@ -16,11 +18,19 @@ import numpy as np
 from . import _clib as C
 from ._args import (_b, _check_on_error, _count, _farray, _float, _mapping, _path, _text,
                     _type_error)
-from .errors import (ArgumentTypeError, BadLengthError, ParseError, ZvmperfError,
-                     ZvmperfIOError, _check)
+from ._labelled import Labelled
+from ._progress import Progress, check_progress
+from .errors import (ArgumentTypeError, BadLengthError, CanceledError, InvalidArgumentError,
+                     _check)
 from .modeling import _model_file_of
+from .sweepread import PARTIAL_SUFFIX, SWEEP_LAYOUT_VERSION, Sweep, open_sweep
 
-__all__ = ["parse_axis", "sweep", "SweepPath", "open_sweep", "Sweep", "grid", "Grid"]
+__all__ = ["parse_axis", "sweep", "SweepPath", "open_sweep", "Sweep", "grid", "Grid",
+           "SWEEP_LAYOUT_VERSION", "PARTIAL_SUFFIX"]
+
+# grid() evaluates in chunks of this many points (as a sweep's blocks), reporting progress and
+# letting Ctrl-C through between them.
+GRID_CHUNK_POINTS = 65536
 
 
 # ---- Axes -----------------------------------------------------------------------------------
@@ -93,21 +103,61 @@ def _c_axes(ax):
 
 
 # ---- HDF5 sweeps ----------------------------------------------------------------------------
-def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, command=None):
+def _resume_hint(path):
+    return ("%s%s keeps the points computed so far: run the same zvmperf.sweep(...) call with "
+            "resume=True (or `zvmperf sweep ... -o %s --resume`) to continue; '%s' itself was "
+            "not touched" % (path, PARTIAL_SUFFIX, path, path))
+
+
+def _sweep_stopped(st, err, prog, path):
+    """Raise for a sweep that did not finish normally (or that saw Ctrl-C)."""
+    if prog.error is not None:  # the caller's progress callable raised: that exception
+        raise prog.error
+    if prog.interrupted:
+        if st == C.ZVP_SUCCESS:
+            raise KeyboardInterrupt("sweep interrupted (SIGINT) as it finished: '%s' is "
+                                    "complete" % path)
+        raise KeyboardInterrupt("sweep interrupted (SIGINT) after %d of %d points; %s"
+                                % (prog.done, prog.total, _resume_hint(path)))
+    if st == C.ZVP_ECANCELED:
+        msg = err.message.decode(errors="replace")
+        raise CanceledError(st, "%s%s after %d of %d points; %s" % (
+            msg + ": " if msg else "", "canceled by the progress callback", prog.done,
+            prog.total, _resume_hint(path)))
+    _check(st, err)
+
+
+def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, command=None,
+          progress=None, resume=False):
     """Evaluate a model over the Cartesian grid of axes (the last axis varies fastest) with
-    OpenMP in C, write the HDF5 file and return its path (a SweepPath; .summary has the
-    point counts). model_: ModelFile, model-file path, model name or Model; fixed: dict of
-    parameters set before the sweep (a given ModelFile gets its values back afterwards);
-    axes: dict name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' text), or a list of
-    (name, values) pairs or 'NAME=...' strings. path None: a new file in a temporary
-    directory. Unstable or invalid points are recorded in /status, not raised."""
+    OpenMP in C, write the HDF5 file (layout 2: xarray.open_dataset(path, engine='h5netcdf')
+    opens it) and return its path (a SweepPath; .summary has the point counts).
+    model_: ModelFile, model-file path, model name or Model; fixed: dict of parameters set
+    before the sweep (a given ModelFile gets its values back afterwards); axes: dict
+    name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' text), or a list of (name, values)
+    pairs or 'NAME=...' strings. path None: a new file in a temporary directory. Unstable or
+    invalid points are recorded in /status, not raised.
+
+    The file is written as path + '.partial' and renamed to path when complete, so an
+    existing file at path survives a failed or interrupted sweep. progress: None, True (a
+    tqdm bar on stderr), or a callable(done_points, total_points) called after every block
+    whose true return value stops the sweep (CanceledError). Ctrl-C stops it within one
+    block and raises KeyboardInterrupt (from the main thread). resume=True continues from
+    path + '.partial' (same model, model file, fixed parameters and axes; an error names the
+    first difference), computing only the points not yet done."""
     # Validate every argument before anything is changed or created.
     fixed = _mapping("fixed", fixed)
     ax = _axes_list(axes)
     threads = _count("threads", threads, None, ctypes.c_int32)
     block_points = _count("block_points", block_points, 0, ctypes.c_uint64)
+    progress = check_progress(progress)
+    if not isinstance(resume, (bool, np.bool_)):
+        raise _type_error("resume", resume, "True or False")
     if path is not None:
         _path("path", path)
+    elif resume:
+        raise InvalidArgumentError(C.ZVP_EINVAL, "resume = True needs the path of the "
+                                   "interrupted sweep (path = None)")
     if command is not None:
         _text("command", command)
     mf, owned = _model_file_of(model_)
@@ -117,6 +167,7 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
         C.zvp_sweep_options_init(byref(opt))
         opt.threads = threads
         opt.block_points = block_points
+        opt.resume = 1 if resume else 0
         if command is None:
             command = "zvmperf.sweep(%s, axes=[%s]%s) (Python)" % (
                 mf.path or mf.model.name,
@@ -133,14 +184,16 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
             if path is None:
                 path = os.path.join(tempfile.mkdtemp(prefix="zvmperf-sweep-"),
                                     "%s-sweep.h5" % mf.model.name)
-            st = C.zvp_sweep_run(mf._handle(), c_axes, len(ax), _b(path), byref(opt),
-                                 byref(summary), byref(err))
+            with Progress(progress, "sweep %s" % mf.model.name) as prog:
+                opt.progress = prog.c_fn
+                st = C.zvp_sweep_run(mf._handle(), c_axes, len(ax), _b(path), byref(opt),
+                                     byref(summary), byref(err))
         finally:
             if saved is not None:  # a given ModelFile gets its values back, even on error
                 p = C.zvp_model_file_params(mf._handle())
                 for i, v in enumerate(saved):
                     p[i] = v
-        _check(st, err)
+        _sweep_stopped(st, err, prog, os.fspath(path))
         out = SweepPath(os.fspath(path))
         out.summary = OrderedDict((f, getattr(summary, f)) for f, _ in summary._fields_)
         return out
@@ -149,63 +202,7 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
             mf.close()
 
 
-def _attr(v):
-    if isinstance(v, bytes):
-        return v.decode()
-    if isinstance(v, np.ndarray) and v.size == 1 and v.dtype.kind == "f":
-        return float(v.ravel()[0])
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
-# ---- Reading results: labelled arrays --------------------------------------------------------
-class _Labelled:
-    """Access by name and by axis values, shared by Grid and Sweep: g['etr'], g.ok,
-    g.index(storage_gb=1024), g.sel('etr', cpus=64), g.meshgrid()."""
-
-    def _label(self):
-        return self.path or self.model
-
-    def __getitem__(self, name):
-        if name in self.outputs:
-            return self.outputs[name]
-        if name in self.axes:
-            return self.axes[name]
-        if name == "status":
-            return self.status
-        raise KeyError("%s: no output or axis %r (outputs: %s; axes: %s)"
-                       % (self._label(), name, ", ".join(self.outputs), ", ".join(self.axes)))
-
-    @property
-    def ok(self):
-        """Boolean mask of the points with status 1 (ok)."""
-        return self.status == C.ZVP_POINT_OK
-
-    def index(self, **coords):
-        """Index tuple selecting the axis values nearest to coords (others: all)."""
-        idx = []
-        for n in self.dims:
-            if n in coords:
-                idx.append(int(np.argmin(np.abs(self.axes[n] - coords[n]))))
-            else:
-                idx.append(slice(None))
-        unknown = set(coords) - set(self.dims)
-        if unknown:
-            raise KeyError("not an axis of %s: %s" % (self._label(), ", ".join(sorted(unknown))))
-        return tuple(idx)
-
-    def sel(self, output, **coords):
-        """The output (or 'status') at the axis values nearest to coords."""
-        return self[output][self.index(**coords)]
-
-    def meshgrid(self):
-        """Axis values broadcast to the grid shape, name -> N-D array (indexing 'ij')."""
-        grids = np.meshgrid(*self.axes.values(), indexing="ij")
-        return OrderedDict(zip(self.dims, grids))
-
-
-class Grid(_Labelled):
+class Grid(Labelled):
     """A model evaluated over a grid in memory (grid()): dims (axis names in order), axes
     (name -> 1-D values), axis_units, outputs (name -> N-D array shaped by dims, NaN where
     the point is not ok), units, descriptions, status (N-D uint8: 1 ok, 2 no steady state,
@@ -220,17 +217,55 @@ class Grid(_Labelled):
             len(self.outputs), int((self.status == C.ZVP_POINT_OK).sum()), self.status.size)
 
 
-def grid(model_, axes, fixed=None, threads=0, on_error="nan"):
+def _eval_chunks(m, base, c_axes, n_axes, n, threads, prog):
+    """zvp_eval_grid over [0, n) in chunks of GRID_CHUNK_POINTS, reporting after each:
+    (outputs [n_outputs, n], status [n]). Stops with KeyboardInterrupt or CanceledError."""
+    outputs = np.empty((len(m.outputs), n))
+    status = np.empty(n, dtype=np.uint8)
+    err = C.zvp_error()
+    if n <= GRID_CHUNK_POINTS and prog.report is None:
+        _check(C.zvp_eval_grid(m._ptr, base, c_axes, n_axes, 0, n, outputs, status, threads,
+                               byref(err)), err)
+        return outputs, status
+    stop = prog.step(0, n)
+    first = 0
+    while first < n and not stop:
+        count = min(GRID_CHUNK_POINTS, n - first)
+        out_c = np.empty((len(m.outputs), count))
+        st_c = np.empty(count, dtype=np.uint8)
+        _check(C.zvp_eval_grid(m._ptr, base, c_axes, n_axes, first, count, out_c, st_c,
+                               threads, byref(err)), err)
+        outputs[:, first:first + count] = out_c
+        status[first:first + count] = st_c
+        first += count
+        stop = prog.step(first, n)
+    if prog.error is not None:
+        raise prog.error
+    if prog.interrupted and first < n:
+        raise KeyboardInterrupt("grid interrupted (SIGINT) after %d of %d points" % (first, n))
+    if prog.canceled and first < n:
+        raise CanceledError(C.ZVP_ECANCELED, "grid canceled by the progress callback after "
+                            "%d of %d points" % (first, n))
+    if prog.interrupted:
+        raise KeyboardInterrupt("grid interrupted (SIGINT) as it finished")
+    return outputs, status
+
+
+def grid(model_, axes, fixed=None, threads=0, on_error="nan", progress=None):
     """Evaluate a model over the Cartesian grid of axes (the last axis varies fastest) in
     memory, in C with OpenMP (zvp_eval_grid): no file is written. model_: ModelFile,
     model-file path, model name or Model; fixed: dict of other parameters set for this call
     (a given ModelFile is not changed); axes as for sweep(). Returns a Grid. on_error='nan'
     (default) records unstable or invalid points in .status; 'raise' raises at the first one
-    with the C message (as eval does)."""
+    with the C message (as eval does). progress as for sweep(): the grid is evaluated in
+    chunks of GRID_CHUNK_POINTS points (bit for bit the same results), reported after each;
+    Ctrl-C or a callable returning true stops after the current chunk (KeyboardInterrupt,
+    CanceledError)."""
     _check_on_error(on_error)
     fixed = _mapping("fixed", fixed)
     ax = _axes_list(axes)
     threads = _count("threads", threads, 0, ctypes.c_int)
+    progress = check_progress(progress)
     mf, owned = _model_file_of(model_)
     try:
         m = mf.model
@@ -240,11 +275,8 @@ def grid(model_, axes, fixed=None, threads=0, on_error="nan"):
         c_axes, keep = _c_axes(ax)
         shape = tuple(a.size for _, a in ax)
         n = int(np.prod(shape))
-        outputs = np.empty((len(m.outputs), n))
-        status = np.empty(n, dtype=np.uint8)
-        err = C.zvp_error()
-        _check(C.zvp_eval_grid(m._ptr, base, c_axes, len(ax), 0, n, outputs, status, threads,
-                               byref(err)), err)
+        with Progress(progress, "grid %s" % m.name) as prog:
+            outputs, status = _eval_chunks(m, base, c_axes, len(ax), n, threads, prog)
         del keep
         if on_error == "raise" and (status != C.ZVP_POINT_OK).any():
             r = int(np.flatnonzero(status != C.ZVP_POINT_OK)[0])
@@ -268,98 +300,11 @@ def grid(model_, axes, fixed=None, threads=0, on_error="nan"):
                                    if p.name not in g.dims)
         g.parameter_units = OrderedDict((p.name, p.unit) for p in m.params
                                         if p.name not in g.dims)
+        g.attrs = OrderedDict([("Conventions", "CF-1.8"), ("title", "zvmperf grid of %s" % m.name),
+                               ("zvmperf_version", C.ZVP_VERSION_STRING), ("model", m.name),
+                               ("model_source", m.source or ""), ("axes", ",".join(g.dims))])
         return g
     finally:
         if owned:
             mf.close()
 
-
-
-
-class Sweep(_Labelled):
-    """A sweep file read into labelled numpy arrays (everything loaded, the file closed).
-
-    dims: axis names in order; axes: name -> 1-D values; axis_units; outputs: name -> N-D
-    array shaped by dims; units, descriptions: per output; status: N-D uint8 (0 not computed,
-    1 ok, 2 no steady state, 3 invalid); parameters / parameter_units: the fixed parameters;
-    attrs: root attributes (model, created, command, model_file, zvmperf_version, ...)."""
-
-    def __init__(self, path):
-        import h5py  # only needed here
-        self.path = os.fsdecode(_path("path", path))
-        if not os.path.exists(self.path):
-            raise ZvmperfIOError(C.ZVP_EIO, "cannot open sweep file '%s': no such file"
-                                 % self.path)
-        try:
-            f = h5py.File(self.path, "r")
-        except OSError as e:
-            raise ZvmperfIOError(C.ZVP_EIO, "cannot open sweep file '%s' as HDF5: %s"
-                                 % (self.path, e)) from None
-        with f:
-            try:
-                self._read(f)
-            except ZvmperfError:
-                raise
-            except (KeyError, ValueError, TypeError, AttributeError) as e:
-                raise ParseError(C.ZVP_EPARSE, "'%s' is not a readable zvmperf sweep file: %s"
-                                 % (self.path, e)) from None
-
-    def _read(self, f):
-        import h5py
-
-        def need(cond, what):
-            if not cond:
-                raise ParseError(C.ZVP_EPARSE, "'%s' is not a zvmperf sweep file (as written "
-                                 "by zvmperf.sweep or `zvmperf sweep`): %s" % (self.path, what))
-        need("model" in f.attrs, "no root attribute 'model'")
-        for g in ("axes", "outputs"):
-            need(isinstance(f.get(g), h5py.Group), "no group /%s" % g)
-        need(isinstance(f.get("status"), h5py.Dataset), "no dataset /status")
-        self.attrs = OrderedDict((k, _attr(v)) for k, v in f.attrs.items())
-        self.model = self.attrs.get("model")
-        names = self.attrs.get("axes")
-        dims = [n for n in names.split(",") if n] if isinstance(names, str) and names \
-            else list(f["axes"].keys())
-        for n in dims:
-            need(isinstance(f["axes"].get(n), h5py.Dataset), "no dataset /axes/%s" % n)
-        self.dims = tuple(dims)
-        self.axes = OrderedDict((n, f["axes"][n][()]) for n in dims)
-        self.axis_units = OrderedDict((n, _attr(f["axes"][n].attrs.get("units", "")))
-                                      for n in dims)
-        self.axis_descriptions = OrderedDict(
-            (n, _attr(f["axes"][n].attrs.get("description", ""))) for n in dims)
-        self.shape = tuple(np.size(self.axes[n]) for n in self.dims)
-        self.outputs = OrderedDict()
-        self.units = OrderedDict()
-        self.descriptions = OrderedDict()
-        for n, ds in f["outputs"].items():
-            need(isinstance(ds, h5py.Dataset) and ds.shape == self.shape,
-                 "/outputs/%s is not a dataset of the axes' shape %s" % (n, self.shape))
-            self.outputs[n] = ds[()]
-            self.units[n] = _attr(ds.attrs.get("units", ""))
-            self.descriptions[n] = _attr(ds.attrs.get("description", ""))
-        need(f["status"].shape == self.shape,
-             "/status has shape %s, the axes give %s" % (f["status"].shape, self.shape))
-        self.status = f["status"][()]
-        self.status_codes = _attr(f["status"].attrs.get("codes", ""))
-        self.parameters = OrderedDict()
-        self.parameter_units = OrderedDict()
-        prm = f.get("parameters")
-        for k, v in (prm.attrs.items() if prm is not None else []):
-            if k.endswith("_units"):
-                self.parameter_units[k[:-6]] = _attr(v)
-            else:
-                self.parameters[k] = _attr(v)
-
-    def __repr__(self):
-        return "<zvmperf.Sweep %s %s over %s: %d outputs, %d/%d points ok>" % (
-            self.model, self.path, " x ".join("%s[%d]" % (n, len(v)) for n, v in
-                                              self.axes.items()),
-            len(self.outputs), int((self.status == C.ZVP_POINT_OK).sum()), self.status.size)
-
-def open_sweep(path):
-    """Read a sweep HDF5 file (written by sweep() or `zvmperf sweep`) with h5py.
-    A missing or unreadable file raises ZvmperfIOError (ZVP_EIO) naming the path; an HDF5
-    file that is not a sweep (no root attribute 'model', no /axes, /outputs or /status, or
-    shapes that disagree) raises ParseError saying what is missing."""
-    return Sweep(path)
