@@ -185,7 +185,14 @@ static void test_group_folds(void)
     /* one group only */
     static const char *const same[N_LAMBDA] = {"x", "x", "x", "x", "x", "x"};
     o.group_keys = same;
-    CU_ASSERT_EQUAL(zvp_fit_validate(fit, &o, &v, &err), ZVP_EINVAL);
+    v = validate_ok(fit, &o);
+    CU_ASSERT_EQUAL(zvp_validation_n_folds(v), 1);
+    CU_ASSERT_EQUAL(zvp_validation_fold_status(v, 0), ZVP_FOLD_TOO_FEW);
+    CU_ASSERT_PTR_NOT_NULL(strstr(zvp_validation_fold_message(v, 0), "no row left"));
+    CU_ASSERT(isnan(zvp_validation_cv_mape_all(v)));
+    CU_ASSERT_EQUAL(zvp_validation_coverage_pct(v), 0.0);
+    CU_ASSERT_EQUAL(zvp_validation_worst(v, NULL, NULL, NULL), -1);
+    zvp_validation_free(v);
     zvp_fit_free(fit);
     /* from a fit file: the join-key column of tests/data/fit_mm1_join.ini's data */
     CU_ASSERT_EQUAL_FATAL(zvp_fit_read("data/fit_mm1_noisy.ini", &ff, &err), ZVP_SUCCESS);

@@ -323,8 +323,9 @@ zvp_validate_options zvp_validate_default_options(void);
  * status and message.
  * @param opt  NULL: zvp_validate_default_options().
  * @return ZVP_SUCCESS (even when folds fail: see their status); ZVP_EINVAL (NULL fit or out,
- *         an option out of range, GROUP without keys, a column the fit does not keep, one
- *         fold only); the full fit's status when it fails; ZVP_ENOMEM.
+ *         an option out of range, GROUP without keys, a column the fit does not keep); the
+ *         full fit's status when it fails; ZVP_ENOMEM. One row (or one group) gives one fold
+ *         with status ZVP_FOLD_TOO_FEW (no row left to fit).
  */
 int zvp_fit_validate(const zvp_fit *fit, const zvp_validate_options *opt, zvp_validation **out,
                      zvp_error *err);

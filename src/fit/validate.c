@@ -103,9 +103,6 @@ static int check_options(const zvp_fit *fit, const zvp_validate_options *o, zvp_
     zvp_error_clear(&e);
     if (o->params && zvp_fit_check_parameters(o->params, &e))
         return zvp_fit_fail_from(err, &e, "%s: validate", zvp_fit_name(fit));
-    if (fit->n_rows < 2)
-        return zvp_fail(err, ZVP_EINVAL, "%s: validate: %zu row: cross-validation needs at least "
-                        "2 rows", zvp_fit_name(fit), fit->n_rows);
     return ZVP_SUCCESS;
 }
 
@@ -143,9 +140,6 @@ static int make_folds(const zvp_fit *fit, const zvp_validate_options *o, zvp_val
         v->folds[f].held[v->folds[f].n_held++] = i;
         v->row_fold[i] = f;
     }
-    if (v->n_folds < 2)
-        return zvp_fail(err, ZVP_EINVAL, "%s: validate: %s gives one group only (key '%s'): "
-                        "nothing to hold out", zvp_fit_name(fit), v->scheme, v->folds[0].key);
     return ZVP_SUCCESS;
 }
 
@@ -308,7 +302,7 @@ static void run_fold(const zvp_fit *fit, const zvp_fit_parameters *pp, vfold *fd
     fd->status = ZVP_FOLD_OK;
     if (n == 0) {
         fd->status = ZVP_FOLD_TOO_FEW;
-        snprintf(msg, sizeof msg, "no row left to fit");
+        snprintf(msg, sizeof msg, "no row left to fit (one fold holds every row)");
     } else if (zvp_fit_subset(fit, train, n, &sub, &e)) {
         fd->status = ZVP_FOLD_FAILED;
         snprintf(msg, sizeof msg, "%s", e.message);
