@@ -227,7 +227,8 @@ static void test_saturated(void)
     CU_ASSERT_EQUAL(zvp_fit_cell_dependent(fit, 0, 0), 0);
     CU_ASSERT_EQUAL(zvp_fit_n_independent(fit), 1);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_run(fit, &res, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_fit_result_dof(res), 0);
+    CU_ASSERT_EQUAL(zvp_fit_result_dof(res), 1);           /* 2 measured cells - 1 */
+    CU_ASSERT_EQUAL(zvp_fit_result_dof_effective(res), 0); /* 1 independent cell - 1 */
     CU_ASSERT_EQUAL(zvp_fit_result_n_independent(res), 1);
     CU_ASSERT_EQUAL(zvp_fit_result_saturated(res), 1);
     CU_ASSERT(isnan(zvp_fit_result_stderrs(res)[0]));

@@ -287,9 +287,12 @@ const char *zvp_fit_row_data_file(const zvp_fit *fit, size_t i);
  *  the fit keeps no such column (in memory) or i is out of range. */
 const char *zvp_fit_row_column(const zvp_fit *fit, size_t i, const char *column);
 
-/** Measured cells not declared dependent, and 1 when they are at most the free parameters
- *  (saturated: no degree of freedom, standard errors and covariance NaN). */
+/** Measured cells not declared dependent; the effective degrees of freedom (those cells - free
+ *  parameters, 0 when saturated; s^2 = cost / this; zvp_fit_result_dof keeps measured cells -
+ *  free parameters); 1 when saturated (independent cells <= free parameters: no degree of
+ *  freedom, standard errors and covariance NaN). */
 size_t zvp_fit_result_n_independent(const zvp_fit_result *res);
+size_t zvp_fit_result_dof_effective(const zvp_fit_result *res);
 int zvp_fit_result_saturated(const zvp_fit_result *res);
 
 typedef struct zvp_validation zvp_validation; /* outcome of zvp_fit_validate */

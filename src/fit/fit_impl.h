@@ -121,7 +121,8 @@ struct zvp_fit_result {
     double *r2, *rmse, *mape; /* [n_match] */
     size_t *cells;         /* [n_match] measured cells per output */
     double mape_all, cost;
-    size_t dof;            /* effective: independent cells - p, 0 when saturated */
+    size_t dof;            /* measured cells - p (zvp_fit_result_dof) */
+    size_t dof_eff;        /* independent cells - p, 0 when saturated: scales the stderrs */
     size_t n_independent;  /* measured cells not declared dependent */
     int saturated;         /* n_independent <= p: standard errors undefined (NaN) */
     char **labels;         /* [n_rows] */

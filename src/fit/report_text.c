@@ -23,7 +23,7 @@ static void print_header(const zvp_fit_result *res, FILE *fp)
     if (res->n_independent != res->n_measured)
         fprintf(fp, "  rows       %zu, measured cells %zu (%zu independent, %zu declared dependent), "
                 "free parameters %zu, dof %zu\n", res->n_rows, res->n_measured,
-                res->n_independent, res->n_measured - res->n_independent, res->p, res->dof);
+                res->n_independent, res->n_measured - res->n_independent, res->p, res->dof_eff);
     else
         fprintf(fp, "  rows       %zu, measured cells %zu, free parameters %zu, dof %zu\n",
                 res->n_rows, res->n_measured, res->p, res->dof);

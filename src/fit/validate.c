@@ -231,7 +231,7 @@ static void gradient(const zvp_fit *fit, size_t i, const double *theta, const do
 static void residual_variance(const zvp_fit_result *res, double *s2)
 {
     size_t nm = res->n_match;
-    double scale = res->dof > 0 ? (double)res->n_independent / (double)res->dof : NAN;
+    double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
     for (size_t j = 0; j < nm; j++) {
         double ss = 0.0;
         size_t n = 0;
