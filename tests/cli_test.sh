@@ -450,6 +450,10 @@ then ok; else bad "validate --json: $(cat "$V/v.json")"; fi
 printf '[fit]\nmodel = mmc\ndata = %s/tests/data/mm1_noisy.csv\n[fixed]\nservers = 1\n[inputs]\narrival_rate_per_s = arrival_rate_per_s\n[free]\nservice_rate_per_s = 3, 2.3, 20\n[match]\nmean_in_system = mean_in_system\n[dependent]\nn2.mean_in_system = n1.mean_in_system\nn3.mean_in_system = n1.mean_in_system\nn4.mean_in_system = n1.mean_in_system\nn5.mean_in_system = n1.mean_in_system\nn6.mean_in_system = n1.mean_in_system\n' "$(pwd)" > "$V/sat.ini"
 expect 0 "saturated: standard errors undefined" -- "$ZVP" calibrate "$V/sat.ini" -o "$V/sat_out.ini"
 expect 0 "saturated: standard errors undefined" -- "$ZVP" validate "$V/sat.ini"
+if "$ZVP" calibrate "$V/sat.ini" -o "$V/sat_out2.ini" --json 2>/dev/null | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["stderr_note"] == "saturated: standard errors undefined" and d["parameters"][0]["stderr"]["value"] is None'; then ok; else bad "calibrate --json of a saturated fit"; fi
 if "$ZVP" validate "$V/sat.ini" --json 2>/dev/null | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
