@@ -499,5 +499,63 @@ wait_for "$S/other.err" '%'; kill -INT $pid; wait $pid
 expect 2 "fixed parameter service_rate_per_s = 1 there, 2 here" -- "$ZVP" sweep $GRID -o "$S/other.h5" --resume service_rate_per_s=2
 expect 2 "axis 'servers' has 8 values there, 9 here" -- "$ZVP" sweep mmc --axis servers=1:9:1 --axis arrival_rate_per_s=0.0001:6:0.0001 -o "$S/other.h5" --resume
 expect 0 "replacing the partial file" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$S/other.h5"
+
+# ---- validate and sensitivity (issue 11) ------------------------------------------------------
+V=tests/tmp/cli_validate
+mkdir -p "$V"
+expect 0 "CV MAPE" -- "$ZVP" validate tests/data/fit_mm1_noisy.ini --threads 2
+expect 0 "scheme group:runid" -- "$ZVP" validate tests/data/fit_mm1_noisy.ini --scheme group:runid
+expect 2 "--scheme nope: must be loo or group:COLUMN" -- "$ZVP" validate tests/data/fit_mm1_noisy.ini --scheme nope
+expect 2 "--threads 1.5: must be a whole number in \[0, 1024\]" -- "$ZVP" validate tests/data/fit_mm1_noisy.ini --threads 1.5
+expect 2 "no data column 'nosuch'" -- "$ZVP" validate tests/data/fit_mm1_noisy.ini --scheme group:nosuch
+expect 2 "validate needs a FITFILE" -- "$ZVP" validate
+expect 0 "Usage: zvmperf validate" -- "$ZVP" validate --help
+# JSON: the keys the issue names, a row per data row with its data file, a fold per row
+if "$ZVP" validate tests/data/fit_mm1_noisy.ini --json > "$V/v.json" 2>/dev/null && "$PY" - "$V/v.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("in_sample_mape_pct", "cv_mape_pct", "dof_effective", "coverage_90_pct", "scheme",
+          "folds", "outputs", "rows", "worst_cell", "knife_edges"):
+    assert k in d, k
+assert d["status"] == "ok" and d["scheme"] == "loo"
+assert d["cv_mape_pct"]["value"] > d["in_sample_mape_pct"]["value"]
+assert d["cv_mape_pct"]["unit"] == "%"
+assert len(d["rows"]) == len(d["folds"]) == 6 and all(f["status"] == "ok" for f in d["folds"])
+assert all(r["data_file"].endswith("mm1_noisy.csv") and r["id"] for r in d["rows"])
+assert d["dof_effective"] == 5 and d["saturated"] is False
+PYEOF
+then ok; else bad "validate --json: $(cat "$V/v.json")"; fi
+# a saturated fit says so (text and JSON); folds that cannot be fitted are listed with their status
+printf '[fit]\nmodel = mmc\ndata = %s/tests/data/mm1_noisy.csv\n[fixed]\nservers = 1\n[inputs]\narrival_rate_per_s = arrival_rate_per_s\n[free]\nservice_rate_per_s = 3, 2.3, 20\n[match]\nmean_in_system = mean_in_system\n[dependent]\nn2.mean_in_system = n1.mean_in_system\nn3.mean_in_system = n1.mean_in_system\nn4.mean_in_system = n1.mean_in_system\nn5.mean_in_system = n1.mean_in_system\nn6.mean_in_system = n1.mean_in_system\n' "$(pwd)" > "$V/sat.ini"
+expect 0 "saturated: standard errors undefined" -- "$ZVP" calibrate "$V/sat.ini" -o "$V/sat_out.ini"
+expect 0 "saturated: standard errors undefined" -- "$ZVP" validate "$V/sat.ini"
+if "$ZVP" calibrate "$V/sat.ini" -o "$V/sat_out2.ini" --json 2>/dev/null | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["stderr_note"] == "saturated: standard errors undefined" and d["parameters"][0]["stderr"]["value"] is None'; then ok; else bad "calibrate --json of a saturated fit"; fi
+if "$ZVP" validate "$V/sat.ini" --json 2>/dev/null | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["saturated"] is True and d["stderr_note"] == "saturated: standard errors undefined"
+assert d["dof_effective"] == 0 and d["independent_cells"] == 1
+st = [f["status"] for f in d["folds"]]
+assert st[0] == "too_few_cells" and st.count("ok") == 5, st
+assert d["coverage"]["with_interval"] == 0 and d["coverage_90_pct"]["value"] == 0'; then ok; else bad "validate saturated JSON"; fi
+expect 2 "\[dependent\] bogus: not a matched output" -- sh -c "printf '[dependent]\nbogus = 1\n' | cat '$V/sat.ini' - > '$V/bad_dep.ini' && '$ZVP' validate '$V/bad_dep.ini'"
+# sensitivity: M/M/1 at rho = 0.8, closed forms rho/(1-rho) = 4 and -1/(1-rho) = -5; knife-edges
+expect 0 "knife-edge" -- "$ZVP" sensitivity mmc servers=1 service_rate_per_s=2.5 arrival_rate_per_s=2
+if "$ZVP" sensitivity mmc servers=1 service_rate_per_s=2.5 arrival_rate_per_s=2 --json 2>/dev/null | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+e = d["elasticity"]["response_s"]
+assert abs(e["arrival_rate_per_s"] - 4) < 1e-5 and abs(e["service_rate_per_s"] + 5) < 1e-5, e
+assert e["servers"] is None and "integer" in d["nulls"]["/elasticity/response_s/servers"]
+assert abs(d["elasticity"]["utilization"]["arrival_rate_per_s"] - 1) < 1e-8
+k = {(x["output"], x["parameter"]) for x in d["knife_edges"]}
+assert ("response_s", "arrival_rate_per_s") in k and ("utilization", "arrival_rate_per_s") not in k'; then ok; else bad "sensitivity --json"; fi
+expect 3 "no steady state" -- "$ZVP" sensitivity mmc arrival_rate_per_s=5
+expect 2 "sensitivity needs a MODEL" -- "$ZVP" sensitivity
+expect 0 "elasticity" -- "$ZVP" sensitivity calibration/params/paging-zvm63.ini
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -265,6 +265,139 @@ void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp);
  *  object); ZVP_ENOMEM. */
 int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err);
 
+/* ---- Dependent cells, row sources, validation, sensitivity (calibration/README.md,
+ * "Validation"). ---- */
+
+/** zvp_fit_set_dependent - declare the measured cell (row i, matched output j) a function of
+ *  other cells (e.g. ITR = ETR / busy): it stays in the least squares but is not counted as
+ *  an independent cell in the degrees of freedom. Declaring a cell twice is a no-op.
+ *  @return ZVP_SUCCESS; ZVP_EINVAL (NULL fit, i or j out of range, naming it); ZVP_ENOMEM. */
+int zvp_fit_set_dependent(zvp_fit *fit, size_t i, size_t j, zvp_error *err);
+/** 1 if cell (i, j) is declared dependent, else 0 (also out of range). */
+int zvp_fit_cell_dependent(const zvp_fit *fit, size_t i, size_t j);
+/** Measured cells not declared dependent (0 for NULL). */
+size_t zvp_fit_n_independent(const zvp_fit *fit);
+
+/** zvp_fit_set_row_source - the data file (CSV) row i came from (copied); a fit file sets it
+ *  for every row. @return ZVP_SUCCESS; ZVP_EINVAL (NULL, i out of range); ZVP_ENOMEM. */
+int zvp_fit_set_row_source(zvp_fit *fit, size_t i, const char *data_file, zvp_error *err);
+/** The data file of row i; "" when unknown (built in memory); NULL out of range. */
+const char *zvp_fit_row_data_file(const zvp_fit *fit, size_t i);
+/** The text of data column `column` in row i (data file, then join table, as read); NULL when
+ *  the fit keeps no such column (in memory) or i is out of range. */
+const char *zvp_fit_row_column(const zvp_fit *fit, size_t i, const char *column);
+
+/** Measured cells not declared dependent; the effective degrees of freedom (those cells - free
+ *  parameters, 0 when saturated; s^2 = cost / this; zvp_fit_result_dof keeps measured cells -
+ *  free parameters); 1 when saturated (independent cells <= free parameters: no degree of
+ *  freedom, standard errors and covariance NaN). */
+size_t zvp_fit_result_n_independent(const zvp_fit_result *res);
+size_t zvp_fit_result_dof_effective(const zvp_fit_result *res);
+int zvp_fit_result_saturated(const zvp_fit_result *res);
+
+typedef struct zvp_validation zvp_validation; /* outcome of zvp_fit_validate */
+
+/* Cross-validation schemes. */
+enum { ZVP_VALIDATE_LOO = 0, ZVP_VALIDATE_GROUP = 1 };
+/* Fold status: fitted; not fittable (fewer independent cells than free parameters); the
+ * solver failed. */
+enum { ZVP_FOLD_OK = 0, ZVP_FOLD_TOO_FEW = 1, ZVP_FOLD_FAILED = 2 };
+
+typedef struct zvp_validate_options {
+    int scheme;                      /* ZVP_VALIDATE_LOO (default) or ZVP_VALIDATE_GROUP */
+    const char *group_column;        /* GROUP: data column whose equal values form a fold */
+    const char *const *group_keys;   /* GROUP: [n_rows] keys instead of a column; or NULL */
+    int threads;                     /* OpenMP threads, 0: the OpenMP default; [0, 1024] */
+    double level;                    /* prediction-interval level, (0, 1); default 0.9 */
+    const zvp_fit_parameters *params; /* tunables of every refit; NULL: the fit's own */
+} zvp_validate_options;
+
+/** zvp_validate_default_options - leave-one-out, default threads, level 0.9. */
+zvp_validate_options zvp_validate_default_options(void);
+
+/**
+ * zvp_fit_validate - cross-validate a fit: the full fit (in-sample), then one refit per fold
+ * (a row, or the rows sharing a group key) without the fold's rows, in parallel (OpenMP; the
+ * results do not depend on the thread count). Each held-out cell is predicted with the fold's
+ * estimates at the row's parameter vector, with a prediction interval: delta method on the
+ * fold's covariance plus the output's residual variance in the fold (relative for relative
+ * residuals), Student-t quantile with the fold's effective dof; a fold with dof 0 gives no
+ * interval (its cells count as not covered). A fold that cannot be fitted is kept with its
+ * status and message.
+ * @param opt  NULL: zvp_validate_default_options().
+ * @return ZVP_SUCCESS (even when folds fail: see their status); ZVP_EINVAL (NULL fit or out,
+ *         an option out of range, GROUP without keys, a column the fit does not keep); the
+ *         full fit's status when it fails; ZVP_ENOMEM. One row (or one group) gives one fold
+ *         with status ZVP_FOLD_TOO_FEW (no row left to fit).
+ */
+int zvp_fit_validate(const zvp_fit *fit, const zvp_validate_options *opt, zvp_validation **out,
+                     zvp_error *err);
+void zvp_validation_free(zvp_validation *v);
+
+/* Accessors (NULL v or an index out of range: NaN, NULL, 0 or -1). j indexes the matched
+ * outputs, i the rows, f the folds. MAPE in %, over cells with a nonzero measured value. */
+const zvp_fit_result *zvp_validation_full(const zvp_validation *v); /* the in-sample fit */
+const char *zvp_validation_scheme(const zvp_validation *v); /* "loo" or "group:COLUMN" */
+double zvp_validation_level(const zvp_validation *v);
+size_t zvp_validation_n_rows(const zvp_validation *v);
+size_t zvp_validation_n_matched(const zvp_validation *v);
+double zvp_validation_in_sample_mape(const zvp_validation *v, size_t j);
+double zvp_validation_in_sample_mape_all(const zvp_validation *v);
+double zvp_validation_cv_mape(const zvp_validation *v, size_t j);
+double zvp_validation_cv_mape_all(const zvp_validation *v);
+/** Independent measured cells minus free parameters (negative: fewer cells than parameters). */
+long zvp_validation_dof_effective(const zvp_validation *v);
+/** Share (%) of the held-out measured cells inside their prediction interval; cells of folds
+ *  without an interval (dof 0, failed) count as not covered. */
+double zvp_validation_coverage_pct(const zvp_validation *v);
+/** Held-out measured cells, those with an interval, those covered. */
+void zvp_validation_coverage_counts(const zvp_validation *v, size_t *cells, size_t *with_interval,
+                                    size_t *covered);
+/** The held-out cell with the largest absolute percentage error: returns 0 and sets row,
+ *  output, ape_pct; -1 when no cell was predicted. */
+int zvp_validation_worst(const zvp_validation *v, size_t *row, size_t *j, double *ape_pct);
+/** [rows * matched] row-major: prediction of each cell by the fold holding its row out (NaN
+ *  where the fold failed or the model has no result), interval bounds (NaN without one). */
+const double *zvp_validation_predicted(const zvp_validation *v);
+const double *zvp_validation_lo(const zvp_validation *v);
+const double *zvp_validation_hi(const zvp_validation *v);
+/** Row i: label, data file ("" unknown), its fold, its held-out MAPE (NaN: no prediction). */
+const char *zvp_validation_row_id(const zvp_validation *v, size_t i);
+const char *zvp_validation_row_data_file(const zvp_validation *v, size_t i);
+size_t zvp_validation_row_fold(const zvp_validation *v, size_t i);
+double zvp_validation_row_cv_mape(const zvp_validation *v, size_t i);
+size_t zvp_validation_n_folds(const zvp_validation *v);
+/** Fold f: ZVP_FOLD_*, its message ("" when ok), its key (row label or group value), rows held
+ *  out, effective dof of the refit (negative: too few cells), estimates [n_free] (NULL unless
+ *  ok). */
+int zvp_validation_fold_status(const zvp_validation *v, size_t f);
+const char *zvp_validation_fold_message(const zvp_validation *v, size_t f);
+const char *zvp_validation_fold_key(const zvp_validation *v, size_t f);
+size_t zvp_validation_fold_n_held(const zvp_validation *v, size_t f);
+long zvp_validation_fold_dof(const zvp_validation *v, size_t f);
+const double *zvp_validation_fold_estimates(const zvp_validation *v, size_t f);
+
+/* Why an elasticity is NaN. */
+enum { ZVP_SENS_OK = 0, ZVP_SENS_ZERO_OUTPUT = 1, ZVP_SENS_ZERO_PARAM = 2,
+       ZVP_SENS_INTEGER = 3, ZVP_SENS_FAILED = 4 };
+/** Text of a ZVP_SENS_* reason (static). */
+const char *zvp_sensitivity_reason(int reason);
+
+/**
+ * zvp_sensitivity - elasticities e[j][k] = d ln output_j / d ln param_k at params, by central
+ * differences with the relative step rel_step (theta (1 +- h)), one-sided when a side leaves
+ * the parameter's range or has no model result. NaN with a reason where output_j or param_k
+ * is 0, the parameter is an integer (counts, switches), or neither side evaluates.
+ * @param rel_step    (0, 0.1]; 0: 1e-4.
+ * @param elasticity  [n_outputs * n_params] output-major (elasticity[j * n_params + k]).
+ * @param reason      [n_outputs * n_params] ZVP_SENS_*; may be NULL.
+ * @param outputs     [n_outputs] the outputs at params; may be NULL.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, rel_step out of range); the model's status when the
+ *         point itself does not evaluate (message names it); ZVP_ENOMEM.
+ */
+int zvp_sensitivity(const zvp_model *m, const double *params, double rel_step, double *elasticity,
+                    int *reason, double *outputs, zvp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,8 @@ static int print_json(const zvp_fit_result *res, const summary *s, const char *o
     cli_json_set(d, "free", json_integer((json_int_t)zvp_fit_result_n_free(res)));
     cli_json_set(d, "r2_min", cli_json_qty(s->r2min, "1", no_r2));
     cli_json_set(d, "mape_pct", cli_json_qty(zvp_fit_result_mape_all(res), "%", NULL));
+    if (zvp_fit_result_saturated(res))
+        cli_json_set(d, "stderr_note", json_string("saturated: standard errors undefined"));
     cli_json_set(d, "worst", s->has_worst ? json_pack("{s:s, s:s, s:o}", "row",
                                                       zvp_fit_result_row_label(res, s->wi),
                                                       "output", zvp_fit_result_output_name(res, s->wj),

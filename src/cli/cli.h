@@ -127,6 +127,9 @@ int cli_sweep(const cli_ctx *c, int argc, char **argv);
 int cli_calibrate(const cli_ctx *c, int argc, char **argv);
 int cli_solve(const cli_ctx *c, int argc, char **argv);
 int cli_version(const cli_ctx *c, int argc, char **argv);
+int cli_validate(const cli_ctx *c, int argc, char **argv);
+int cli_sensitivity(const cli_ctx *c, int argc, char **argv);
+extern const char cli_help_validate[], cli_help_sensitivity[];
 
 extern const char cli_help_models[], cli_help_eval[], cli_help_sweep[], cli_help_calibrate[],
     cli_help_version[];

@@ -119,6 +119,7 @@ void zvp_fit_free(zvp_fit *fit)
         for (size_t i = 0; i < fit->n_rows; i++)
             free(fit->labels[i]);
     free(fit->labels);
+    zvp_fit_extra_free(fit->extra);
     free(fit);
 }
 
@@ -520,6 +521,10 @@ int zvp_fit_subset(const zvp_fit *fit, const size_t *rows, size_t n_rows, zvp_fi
         for (size_t j = 0; j < nm; j++)
             c->n_measured += isnan(fit->measured[r * nm + j]) ? 0u : 1u;
         c->n_rows++;
+    }
+    if (zvp_fit_extra_subset(fit, c, rows, n_rows)) {
+        zvp_fit_free(c);
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
     }
     *out = c;
     return ZVP_SUCCESS;

@@ -69,7 +69,30 @@ struct zvp_fit {
     double *measured;      /* [n_rows * n_match], NaN where not measured */
     char **labels;         /* [n_rows] */
     size_t n_measured;     /* number of measured (non-NaN) cells */
+    struct zvp_fit_extra *extra; /* row sources and dependent cells (rowinfo.c); may be NULL */
 };
+
+/* Per-row extras of a fit (src/fit/rowinfo.c): the CSV each row came from, the text of its
+ * data columns (validation by group), and the matched cells declared dependent (functions of
+ * other cells: not counted as independent in the degrees of freedom). */
+typedef struct zvp_fit_extra {
+    size_t n_rows;         /* rows described by data_file and cells (the first n_rows) */
+    char **data_file;      /* [n_rows]; NULL entries: unknown */
+    size_t n_cols;
+    char **col_names;      /* [n_cols] data columns, then the join table's */
+    char **cells;          /* [n_rows * n_cols] */
+    size_t n_dep, cap_dep;
+    size_t *dep;           /* [n_dep] distinct dependent cells i * n_match + j */
+} zvp_fit_extra;
+
+/* Free the extras (NULL: no-op). */
+void zvp_fit_extra_free(zvp_fit_extra *x);
+/* dst's extras for its rows rows[0..n) of src (after zvp_fit_subset); ZVP_ENOMEM or 0. */
+int zvp_fit_extra_subset(const zvp_fit *src, zvp_fit *dst, const size_t *rows, size_t n);
+/* The extras of fit, allocated on first use; NULL when out of memory. */
+zvp_fit_extra *zvp_fit_extra_get(zvp_fit *fit);
+/* Measured cells not declared dependent. */
+size_t zvp_fit_count_independent(const zvp_fit *fit);
 
 typedef struct zvp_fit_start_info {
     double cost;           /* sum of squared weighted residuals at the end (inf if unusable) */
@@ -98,7 +121,10 @@ struct zvp_fit_result {
     double *r2, *rmse, *mape; /* [n_match] */
     size_t *cells;         /* [n_match] measured cells per output */
     double mape_all, cost;
-    size_t dof;
+    size_t dof;            /* measured cells - p (zvp_fit_result_dof) */
+    size_t dof_eff;        /* independent cells - p, 0 when saturated: scales the stderrs */
+    size_t n_independent;  /* measured cells not declared dependent */
+    int saturated;         /* n_independent <= p: standard errors undefined (NaN) */
     char **labels;         /* [n_rows] */
     zvp_fit_start_info *starts; /* [n_starts] */
     zvp_model_file *model_file;

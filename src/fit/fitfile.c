@@ -462,10 +462,10 @@ static int declare_sections(ff_reader *r, zvp_error *err)
         nfree += !strcmp(s, "free");
         nm += !strcmp(s, "match");
         if (strcmp(s, "fit") && strcmp(s, "fixed") && strcmp(s, "inputs") && strcmp(s, "free") &&
-            strcmp(s, "match"))
+            strcmp(s, "match") && strcmp(s, "dependent"))
             return zvp_fail(err, ZVP_EPARSE,
-                            "%s: [%s] %s = %s: unknown section (fit, fixed, inputs, free, match)",
-                            r->path, s, x->key, x->value);
+                            "%s: [%s] %s = %s: unknown section (fit, fixed, inputs, free, match, "
+                            "dependent)", r->path, s, x->key, x->value);
     }
     if (nfree == 0)
         return zvp_fail(err, ZVP_EINVAL, "%s: [free] is empty: nothing to fit", r->path);
@@ -477,7 +477,7 @@ static int declare_sections(ff_reader *r, zvp_error *err)
             st = declare_match(r, x, err);
         else if (!strcmp(x->section, "inputs"))
             st = declare_input(r, x, err);
-        else if (strcmp(x->section, "fit") != 0)
+        else if (strcmp(x->section, "fit") != 0 && strcmp(x->section, "dependent") != 0)
             st = declare_param(r, x, err);
     }
     return st;
@@ -604,7 +604,8 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
     if (!(st = check_entries(&r, err)) && !(st = parse_fit_section(&r, &pp, err)) &&
         !(st = make_fit(&r, &pp, err)) && !(st = parse_data_list(&r, err)) &&
         !(st = load_tables(&r, err)) && !(st = r.where ? parse_where(&r, err) : 0) &&
-        !(st = declare_sections(&r, err)) && !(st = zvp_ff_assemble_rows(&r, err)))
+        !(st = declare_sections(&r, err)) && !(st = zvp_ff_assemble_rows(&r, err)) &&
+        !(st = zvp_ff_dependent(&r, err)))
         st = collect_files(&r, err);
     if (st == ZVP_SUCCESS) {
         *out = r.fit;

@@ -44,4 +44,11 @@ int zvp_ff_find_column(const ff_reader *r, const char *section, const char *key,
 /* Join every data row, apply the where filter, then add the rows left to r->fit (rows.c). */
 int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err);
 
+/* Keep the source of fit row i: data file `file`, its row `row`, the join table's row
+ * `partner` (rowinfo.c). 0 or ZVP_ENOMEM. */
+int zvp_ff_keep_row(ff_reader *r, size_t i, size_t file, size_t row, size_t partner);
+
+/* [dependent] declarations, after the rows are added (dependent.c). */
+int zvp_ff_dependent(ff_reader *r, zvp_error *err);
+
 #endif

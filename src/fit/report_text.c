@@ -20,8 +20,16 @@ static void print_header(const zvp_fit_result *res, FILE *fp)
         fprintf(fp, "  join       %s (on %s)\n", res->join_path, res->join_key);
     if (res->base_path)
         fprintf(fp, "  base       %s\n", res->base_path);
-    fprintf(fp, "  rows       %zu, measured cells %zu, free parameters %zu, dof %zu\n", res->n_rows,
-            res->n_measured, res->p, res->dof);
+    if (res->n_independent != res->n_measured)
+        fprintf(fp, "  rows       %zu, measured cells %zu (%zu independent, %zu declared dependent), "
+                "free parameters %zu, dof %zu\n", res->n_rows, res->n_measured,
+                res->n_independent, res->n_measured - res->n_independent, res->p, res->dof_eff);
+    else
+        fprintf(fp, "  rows       %zu, measured cells %zu, free parameters %zu, dof %zu\n",
+                res->n_rows, res->n_measured, res->p, res->dof);
+    if (res->saturated)
+        fprintf(fp, "  saturated: standard errors undefined (%zu independent cells for %zu free "
+                "parameters)\n", res->n_independent, res->p);
     fprintf(fp, "  residual   %s; cost (sum of squared weighted residuals) %.6g\n",
             res->residual_absolute ? "absolute" : "relative", res->cost);
     fprintf(fp, "  starts     %zu (%zu usable); best start %zu: %zu iterations, %s\n",
@@ -46,8 +54,8 @@ static void print_params(const zvp_fit_result *res, FILE *fp)
                     ? "  (not identified: the fitted outputs do not depend on it here)"
                     : "");
     }
-    if (res->dof == 0)
-        fprintf(fp, "  (stderr not available: as many measured cells as free parameters)\n");
+    if (res->saturated)
+        fprintf(fp, "  saturated: standard errors undefined (no degree of freedom left)\n");
 }
 
 static void print_goodness(const zvp_fit_result *res, FILE *fp)

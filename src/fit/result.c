@@ -141,6 +141,12 @@ static int result_provenance(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
     PROV("rows", val);
     snprintf(val, sizeof val, "%zu", r->n_measured);
     PROV("measured_cells", val);
+    if (r->n_independent != r->n_measured) {
+        snprintf(val, sizeof val, "%zu", r->n_independent);
+        PROV("independent_cells", val);
+    }
+    if (r->saturated)
+        PROV("stderr_note", "saturated: standard errors undefined");
     snprintf(val, sizeof val, "%.6g", r->mape_all);
     PROV("mape_pct", val);
     for (size_t j = 0; j < r->n_match; j++) {
@@ -248,7 +254,7 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
 static void result_estimates(const zvp_fit *fit, const zvp_fit_solution *sol, zvp_fit_result *r)
 {
     size_t p = r->p;
-    double s2 = r->dof > 0 ? sol->cost / (double)r->dof : NAN;
+    double s2 = r->dof_eff > 0 ? sol->cost / (double)r->dof_eff : NAN;
     double d[ZVP_FIT_MAX_FREE];
     for (size_t k = 0; k < p; k++) {
         const zvp_fit_free_param *fp = &fit->free[k];
@@ -295,7 +301,10 @@ int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_f
     sol->starts = NULL;
     r->best_start = sol->best;
     r->cost = sol->cost;
+    r->n_independent = zvp_fit_count_independent(fit);
+    r->saturated = r->n_independent <= fit->n_free;
     r->dof = fit->n_measured - fit->n_free;
+    r->dof_eff = r->saturated ? 0 : r->n_independent - fit->n_free;
     if (!result_alloc(fit, r)) {
         zvp_fit_result_free(r);
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
@@ -364,6 +373,9 @@ const zvp_model_file *zvp_fit_result_model_file(const zvp_fit_result *res)
 
 double zvp_fit_result_cost(const zvp_fit_result *res) { return res ? res->cost : NAN; }
 size_t zvp_fit_result_dof(const zvp_fit_result *res) { return res ? res->dof : 0; }
+size_t zvp_fit_result_dof_effective(const zvp_fit_result *res) { return res ? res->dof_eff : 0; }
+size_t zvp_fit_result_n_independent(const zvp_fit_result *res) { return res ? res->n_independent : 0; }
+int zvp_fit_result_saturated(const zvp_fit_result *res) { return res ? res->saturated : 0; }
 
 const char *zvp_fit_result_row_label(const zvp_fit_result *res, size_t i)
 {

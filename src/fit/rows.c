@@ -279,6 +279,8 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
         if ((st = zvp_fit_add_row(fit, label, in, y, &e)))
             st = zvp_fit_fail_from(err, &e, "%s: %s row %zu", r->path,
                                    r->data_paths[fr.file[c]], fr.row[c] + 1);
+        else if (zvp_ff_keep_row(r, fit->n_rows - 1, fr.file[c], fr.row[c], fr.partner[c]))
+            st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
     }
     if (!st && fit->n_measured < fit->n_free)
         st = zvp_fail(err, ZVP_EINVAL,
