@@ -121,7 +121,8 @@ typedef struct zvp_sim_result {
     int32_t event_cap_hit;   /* 1 when precision > 0 and max_events stopped the rounds */
     double seconds;          /* wall time */
     double events_per_s;     /* events / seconds */
-    double warmup_fraction;  /* mean share of a run deleted by MSER-5 */
+    double warmup_fraction;  /* share of each run deleted by MSER-5 (replications: one start
+                                for all, from their average series; one run: its own) */
     double little_max_rel;   /* max over cells with Q > 0 of |Q - X R| / Q (Little's law) */
     double worst_precision;  /* max over the checked means of half_width / |mean| */
 } zvp_sim_result;

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,17 +23,25 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Candidate truncation points of the first round: slices 0, 5, ..., SIM_SLICES / 2. */
+#define SIM_N_STARTS (SIM_MSER_BATCHES / 2 + 1)
+
 typedef struct round_ctx {
     const sim_net *n;
     const zvp_sim_options *o;
     size_t nf;        /* doubles of figures per unit */
     int batch;        /* one run, batch means */
+    size_t start;     /* the first slice kept (replications), SIZE_MAX until the first round
+                         has chosen it */
     double *figs;     /* [units * nf] */
-    double *warm;     /* [replications] share deleted */
+    double *cand;     /* first round: [replications * SIM_N_STARTS * nf] */
+    double *z;        /* [replications * SIM_MSER_BATCHES] the MSER indicator of each run */
     uint64_t *events; /* [replications] */
 } round_ctx;
 
-/* Replication r into its units of figures. */
+/* Replication r into its units of figures: one run with batch means (MSER-5 on the run
+ * itself); a first-round replication at every candidate start; a later one at the start
+ * chosen. */
 static int one_replication(const round_ctx *x, sim_run *run, uint64_t r, zvp_error *e)
 {
     gsl_rng *g = sim_rng_new(x->o->seed, r);
@@ -42,17 +51,45 @@ static int one_replication(const round_ctx *x, sim_run *run, uint64_t r, zvp_err
     gsl_rng_free(g);
     if (rc)
         return rc;
-    const size_t d = sim_mser5(x->n, run);
-    x->warm[r] = (double)d / SIM_SLICES;
+    double *z = x->z + r * SIM_MSER_BATCHES;
+    sim_batch_series(x->n, run, z);
     x->events[r] = run->events;
-    if (!x->batch)
-        rc = sim_window(x->n, run, d, SIM_SLICES, x->figs + r * x->nf);
-    else {
+    if (x->batch) {
+        const size_t d = sim_mser5(z);
         const size_t bs = (SIM_SLICES - d) / SIM_BATCHES, s0 = SIM_SLICES - SIM_BATCHES * bs;
-        for (size_t b = 0; !rc && b < SIM_BATCHES; b++)
-            rc = sim_window(x->n, run, s0 + b * bs, s0 + (b + 1) * bs, x->figs + b * x->nf);
+        for (size_t b = 0; !rc && b < SIM_BATCHES; b++) {
+            size_t first = s0 + b * bs;
+            rc = sim_window(x->n, run, &first, 1, first + bs, x->figs + b * x->nf);
+        }
+    } else if (x->start == SIZE_MAX) {
+        size_t starts[SIM_N_STARTS];
+        for (size_t i = 0; i < SIM_N_STARTS; i++)
+            starts[i] = 5 * i;
+        rc = sim_window(x->n, run, starts, SIM_N_STARTS, SIM_SLICES,
+                        x->cand + r * SIM_N_STARTS * x->nf);
+    } else {
+        rc = sim_window(x->n, run, &x->start, 1, SIM_SLICES, x->figs + r * x->nf);
     }
     return rc ? zvp_fail(e, ZVP_ENOMEM, "zvp_sim_run: out of memory") : ZVP_SUCCESS;
+}
+
+/* After the first round: MSER-5 on the replications' average indicator series chooses the
+ * start for every replication (an average over runs, so the choice does not select against
+ * the congested stretches of one run); each replication's figures at that start. */
+static void choose_start(round_ctx *x, size_t reps)
+{
+    double zbar[SIM_MSER_BATCHES];
+    for (size_t b = 0; b < SIM_MSER_BATCHES; b++) {
+        zbar[b] = 0.0;
+        for (size_t r = 0; r < reps; r++)
+            zbar[b] += x->z[r * SIM_MSER_BATCHES + b] / (double)reps;
+    }
+    x->start = sim_mser5(zbar);
+    for (size_t r = 0; r < reps; r++)
+        memcpy(x->figs + r * x->nf, x->cand + (r * SIM_N_STARTS + x->start / 5) * x->nf,
+               x->nf * sizeof(double));
+    free(x->cand);
+    x->cand = NULL;
 }
 
 /* Replications [r0, r1) on the threads; the error of the lowest failing index is kept. */
@@ -174,20 +211,22 @@ static int grow(round_ctx *x, size_t reps)
     double *f = realloc(x->figs, units * x->nf * sizeof *f);
     if (f)
         x->figs = f;
-    double *w = realloc(x->warm, reps * sizeof *w);
-    if (w)
-        x->warm = w;
+    double *z = realloc(x->z, reps * SIM_MSER_BATCHES * sizeof *z);
+    if (z)
+        x->z = z;
     uint64_t *e = realloc(x->events, reps * sizeof *e);
     if (e)
         x->events = e;
-    return f && w && e ? 0 : -1;
+    if (!x->batch && x->start == SIZE_MAX && !x->cand)
+        x->cand = malloc(reps * SIM_N_STARTS * x->nf * sizeof *x->cand);
+    return f && z && e && (x->batch || x->start != SIZE_MAX || x->cand) ? 0 : -1;
 }
 
 static int simulate(const sim_net *n, const zvp_sim_options *o, zvp_sim_result *res,
                     zvp_error *err)
 {
-    round_ctx x = {n, o, (n->K + 1) * (n->C + 1) * SIM_NFIG, o->replications == 1, NULL, NULL,
-                   NULL};
+    round_ctx x = {n, o, (n->K + 1) * (n->C + 1) * SIM_NFIG, o->replications == 1, SIZE_MAX,
+                   NULL, NULL, NULL, NULL};
     const int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     const double cap = o->max_events ? (double)o->max_events
                                      : 100.0 * (double)o->replications * (double)o->events;
@@ -202,18 +241,18 @@ static int simulate(const sim_net *n, const zvp_sim_options *o, zvp_sim_result *
         }
         if ((rc = run_round(&x, r0, reps, threads, err)))
             break;
-        for (uint64_t r = r0; r < reps; r++) {
+        if (x.batch)
+            res->warmup_fraction = (double)sim_mser5(x.z) / SIM_SLICES;
+        else if (x.start == SIZE_MAX)
+            choose_start(&x, (size_t)reps);
+        for (uint64_t r = r0; r < reps; r++)
             res->events += x.events[r];
-            res->warmup_fraction += x.warm[r];
-        }
+        if (!x.batch)
+            res->warmup_fraction = (double)x.start / SIM_SLICES;
         res->replications = (uint32_t)reps;
         res->units = (uint32_t)(x.batch ? SIM_BATCHES : reps);
         res->worst_precision = intervals(res, x.figs, res->units, x.nf);
-        if (o->precision == 0.0) {
-            res->precision_met = 1;
-            break;
-        }
-        if (res->worst_precision <= o->precision) {
+        if (o->precision == 0.0 || res->worst_precision <= o->precision) {
             res->precision_met = 1;
             break;
         }
@@ -223,9 +262,9 @@ static int simulate(const sim_net *n, const zvp_sim_options *o, zvp_sim_result *
             break;
         }
     }
-    res->warmup_fraction /= (double)(reps ? reps : 1);
     free(x.figs);
-    free(x.warm);
+    free(x.cand);
+    free(x.z);
     free(x.events);
     return rc;
 }

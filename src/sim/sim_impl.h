@@ -177,11 +177,16 @@ void sim_reservoir_add(sim_reservoir *r, double x, uint32_t s, gsl_rng *rng);
 /* Figures per unit: (K + 1) (C + 1) cells x SIM_NFIG. */
 enum { F_X, F_U, F_Q, F_R, F_P50, F_P95, F_P99, SIM_NFIG };
 
-/* MSER-5 truncation of a run: the first slice kept (a multiple of 5, at most half). */
-size_t sim_mser5(const sim_net *n, const sim_run *r);
-/* The figures of slices [s0, s1) of a run into f [(K+1)(C+1) SIM_NFIG]; returns 0, or -1 on
- * out of memory (percentile sorting). */
-int sim_window(const sim_net *n, const sim_run *r, size_t s0, size_t s1, double *f);
+/* The MSER indicator of a run: time-average jobs at the stations in batches of 5 slices,
+ * z [SIM_MSER_BATCHES]. */
+#define SIM_MSER_BATCHES (SIM_SLICES / 5)
+void sim_batch_series(const sim_net *n, const sim_run *r, double *z);
+/* MSER-5 truncation of a batch series: the first slice kept (a multiple of 5, at most half). */
+size_t sim_mser5(const double *z);
+/* The figures of the windows [s0[i], s1) of a run into f + i nf, nf = (K+1)(C+1) SIM_NFIG;
+ * returns 0, or -1 on out of memory. */
+int sim_window(const sim_net *n, const sim_run *r, const size_t *s0, size_t n_s0, size_t s1,
+               double *f);
 /* Student-t 95% interval of the units' values x[u * stride] (u < n_units) into e. */
 void sim_interval(const double *x, size_t n_units, size_t stride, zvp_sim_estimate *e);
 

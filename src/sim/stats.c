@@ -21,18 +21,21 @@ static double slice_jobs(const sim_net *n, const sim_run *r, size_t i)
     return dt > 0 ? q / dt : 0.0;
 }
 
-size_t sim_mser5(const sim_net *n, const sim_run *r)
+void sim_batch_series(const sim_net *n, const sim_run *r, double *z)
 {
-    enum { NB = SIM_SLICES / 5 };
-    double z[NB];
-    for (size_t b = 0; b < NB; b++) {
+    for (size_t b = 0; b < SIM_MSER_BATCHES; b++) {
         double s = 0.0;
         for (size_t i = 0; i < 5; i++)
             s += slice_jobs(n, r, 5 * b + i);
         z[b] = s / 5.0;
     }
+}
+
+size_t sim_mser5(const double *z)
+{
     /* MSER(d) = sum_{b >= d} (z_b - mean_d)^2 / (NB - d)^2, d in [0, NB/2] (White 1997;
      * MSER-5: White, Cobb & Spratt 2000) */
+    const size_t NB = SIM_MSER_BATCHES;
     size_t best = 0;
     double best_v = INFINITY;
     for (size_t d = 0; d <= NB / 2; d++) {
@@ -51,42 +54,58 @@ size_t sim_mser5(const sim_net *n, const sim_run *r)
     return 5 * best;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_rec(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
+    double x = ((const sim_sample_rec *)a)->v, y = ((const sim_sample_rec *)b)->v;
     return (x > y) - (x < y);
 }
 
 /* p50, p95, p99 (type 7: linear interpolation between order statistics) of the reservoir
- * samples tagged with a slice in [s0, s1); NaN when there are none. */
-static void percentiles(const sim_reservoir *res, size_t s0, size_t s1, double *buf, double *out)
+ * samples tagged with a slice in [s0[i], s1), for each of the n_s0 starts (out[i * nf + q]);
+ * NaN when there are none. One sort; then one pass per start. */
+static void percentiles(const sim_reservoir *res, const size_t *s0, size_t n_s0, size_t s1,
+                        sim_sample_rec *buf, double *out, size_t nf)
 {
+    static const double p[3] = {0.50, 0.95, 0.99};
     size_t m = 0;
     for (uint32_t i = 0; i < res->n; i++)
-        if (res->s[i].slice >= s0 && res->s[i].slice < s1)
-            buf[m++] = res->s[i].v;
-    static const double p[3] = {0.50, 0.95, 0.99};
-    if (m == 0) {
-        out[0] = out[1] = out[2] = NAN;
-        return;
-    }
-    qsort(buf, m, sizeof *buf, cmp_double);
-    for (int q = 0; q < 3; q++) {
-        double h = (double)(m - 1) * p[q];
-        size_t lo = (size_t)floor(h);
-        size_t hi = lo + 1 < m ? lo + 1 : lo;
-        out[q] = buf[lo] + (h - (double)lo) * (buf[hi] - buf[lo]);
+        if (res->s[i].slice < s1)
+            buf[m++] = res->s[i];
+    qsort(buf, m, sizeof *buf, cmp_rec);
+    for (size_t w = 0; w < n_s0; w++) {
+        size_t cnt = 0;
+        for (size_t i = 0; i < m; i++)
+            cnt += buf[i].slice >= s0[w];
+        double *o = out + w * nf;
+        if (cnt == 0) {
+            o[0] = o[1] = o[2] = NAN;
+            continue;
+        }
+        for (int q = 0; q < 3; q++) {
+            double h = (double)(cnt - 1) * p[q];
+            size_t lo = (size_t)floor(h), rank = 0, i = 0;
+            double vlo = NAN, vhi = NAN;
+            for (; i < m; i++)
+                if (buf[i].slice >= s0[w] && rank++ == lo) {
+                    vlo = vhi = buf[i].v;
+                    break;
+                }
+            for (i++; lo + 1 < cnt && i < m; i++)
+                if (buf[i].slice >= s0[w]) {
+                    vhi = buf[i].v;
+                    break;
+                }
+            o[q] = vlo + (h - (double)lo) * (vhi - vlo);
+        }
     }
 }
 
-int sim_window(const sim_net *n, const sim_run *r, size_t s0, size_t s1, double *f)
+/* The moments (X, U, Q, R) of the window [s0, s1) into f. */
+static void moments(const sim_net *n, const sim_run *r, size_t s0, size_t s1, double *f)
 {
     const size_t K = n->K, C = n->C, C1 = C + 1, KC = K * C;
     const double *a = r->snap + s0 * r->W, *b = r->snap + s1 * r->W;
     const double T = b[r->W - 1] - a[r->W - 1];
-    double *buf = malloc((r->res[0].k ? r->res[0].k : 1) * sizeof *buf);
-    if (!buf)
-        return -1;
 #define D(i) (b[(i)] - a[(i)])
     for (size_t k = 0; k <= K; k++)
         for (size_t c = 0; c <= C; c++) {
@@ -124,11 +143,25 @@ int sim_window(const sim_net *n, const sim_run *r, size_t s0, size_t s1, double 
                 else
                     g[F_U] = ab / (m * T);
             }
-            size_t ri = k < K ? (c < C ? k * C + c : (C > 1 ? KC + k : k * C))
-                              : (c < C ? KC + K + c : (C > 1 ? KC + K + C : KC + K));
-            percentiles(&r->res[ri], s0, s1, buf, g + F_P50);
         }
 #undef D
+}
+
+int sim_window(const sim_net *n, const sim_run *r, const size_t *s0, size_t n_s0, size_t s1,
+               double *f)
+{
+    const size_t K = n->K, C = n->C, C1 = C + 1, KC = K * C, nf = (K + 1) * C1 * SIM_NFIG;
+    sim_sample_rec *buf = malloc((r->res[0].k ? r->res[0].k : 1) * sizeof *buf);
+    if (!buf)
+        return -1;
+    for (size_t w = 0; w < n_s0; w++)
+        moments(n, r, s0[w], s1, f + w * nf);
+    for (size_t k = 0; k <= K; k++)
+        for (size_t c = 0; c <= C; c++) {
+            size_t ri = k < K ? (c < C ? k * C + c : (C > 1 ? KC + k : k * C))
+                              : (c < C ? KC + K + c : (C > 1 ? KC + K + C : KC + K));
+            percentiles(&r->res[ri], s0, n_s0, s1, buf, f + (k * C1 + c) * SIM_NFIG + F_P50, nf);
+        }
     free(buf);
     return 0;
 }
