@@ -69,6 +69,9 @@ static void test_mm1(void)
     near(&g->queue_length, 1.0, 0.03, "M/M/1 L");
     near(&g->utilization, 0.5, 0.01, "M/M/1 U");
     near(&g->throughput_per_s, 0.5, 0.01, "M/M/1 X");
+    /* Lq = rho^2/(1 - rho) = 0.5, W = rho/(mu - lambda) = 1 */
+    near(&g->mean_in_queue, zvp_test_mm1_mean_in_queue(0.5), 0.04, "M/M/1 Lq");
+    near(&g->wait_s, 1.0, 0.04, "M/M/1 W");
     near(&g->p50_s, log(2.0) / 0.5, 0.05, "M/M/1 p50");
     near(&g->p95_s, log(20.0) / 0.5, 0.05, "M/M/1 p95");
     near(&g->p99_s, log(100.0) / 0.5, 0.08, "M/M/1 p99");
@@ -159,6 +162,8 @@ static void test_repairman(void)
         near(&g->throughput_per_s, X, 0.02, "repairman X");
         near(&g->queue_length, L, 0.03, "repairman L");
         near(&g->response_s, L / X, 0.03, "repairman R");
+        /* the spinning sources: Lq = L - U (one server) */
+        near(&g->mean_in_queue, L - U, 0.03, "repairman Lq");
         zvp_sim_result_free(r);
     }
 }

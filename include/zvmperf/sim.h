@@ -100,12 +100,15 @@ typedef struct zvp_sim_estimate {
 
 /* The figures of one (station, class) cell. At a station: per-visit response time (arrival to
  * departure) and its percentiles, throughput (departures/s), per-server utilization (busy
- * servers / m; a delay station: mean number present, as zvp_mva_exact), mean number present.
- * In the network cell (station index K): cycles completed per second (open: departures),
- * cycle response (end of think or arrival to the end of the cycle, think excluded), its
- * percentiles, jobs in the stations (think excluded); utilization NaN there. */
+ * servers / m; a delay station: mean number present, as zvp_mva_exact), mean number present,
+ * mean number waiting (present - busy servers; for a spin lock the CPUs spinning), mean wait
+ * per visit (response - service received, handoff counted as service). In the network cell
+ * (station index K): cycles completed per second (open: departures), cycle response (end of
+ * think or arrival to the end of the cycle, think excluded), its percentiles, jobs in the
+ * stations and waiting there (think excluded), wait per cycle; utilization NaN there. */
 typedef struct zvp_sim_figures {
     zvp_sim_estimate throughput_per_s, utilization, queue_length, response_s;
+    zvp_sim_estimate mean_in_queue, wait_s;
     zvp_sim_estimate p50_s, p95_s, p99_s;
 } zvp_sim_figures;
 

@@ -128,8 +128,8 @@ static int run_round(const round_ctx *x, uint64_t r0, uint64_t r1, int threads, 
 static zvp_sim_estimate *field(zvp_sim_figures *g, int f)
 {
     zvp_sim_estimate *all[SIM_NFIG] = {&g->throughput_per_s, &g->utilization, &g->queue_length,
-                                       &g->response_s,       &g->p50_s,       &g->p95_s,
-                                       &g->p99_s};
+                                       &g->response_s,       &g->mean_in_queue, &g->wait_s,
+                                       &g->p50_s,            &g->p95_s,       &g->p99_s};
     return all[f];
 }
 

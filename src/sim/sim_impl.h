@@ -175,7 +175,7 @@ void sim_reservoir_add(sim_reservoir *r, double x, uint32_t s, gsl_rng *rng);
 /* ---- statistics (stats.c) ------------------------------------------------------------- */
 
 /* Figures per unit: (K + 1) (C + 1) cells x SIM_NFIG. */
-enum { F_X, F_U, F_Q, F_R, F_P50, F_P95, F_P99, SIM_NFIG };
+enum { F_X, F_U, F_Q, F_R, F_LQ, F_W, F_P50, F_P95, F_P99, SIM_NFIG };
 
 /* The MSER indicator of a run: time-average jobs at the stations in batches of 5 slices,
  * z [SIM_MSER_BATCHES]. */

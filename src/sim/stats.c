@@ -110,14 +110,18 @@ static void moments(const sim_net *n, const sim_run *r, size_t s0, size_t s1, do
     for (size_t k = 0; k <= K; k++)
         for (size_t c = 0; c <= C; c++) {
             double *g = f + (k * C1 + c) * SIM_NFIG;
-            double dep = 0, resp = 0, an = 0, ab = 0, work = 0, wall = 0;
+            double dep = 0, resp = 0, an = 0, ab = 0, work = 0, wall = 0, lq = 0;
             for (size_t cc = (c == C ? 0 : c); cc < (c == C ? C : c + 1); cc++) {
                 if (k == K) {
                     const size_t o = SNAP_CELL * KC + K + 2 * cc;
                     dep += D(o);
                     resp += D(o + 1);
-                    for (size_t kk = 0; kk < K; kk++)
-                        an += D(SNAP_CELL * (kk * C + cc) + SN_AREA_N);
+                    for (size_t kk = 0; kk < K; kk++) {
+                        const size_t i = SNAP_CELL * (kk * C + cc);
+                        an += D(i + SN_AREA_N);
+                        work += D(i + SN_RESP) - D(i + SN_WORK); /* waiting, s */
+                        lq += f[(kk * C1 + cc) * SIM_NFIG + F_LQ];
+                    }
                     continue;
                 }
                 const size_t i = SNAP_CELL * (k * C + cc);
@@ -131,17 +135,24 @@ static void moments(const sim_net *n, const sim_run *r, size_t s0, size_t s1, do
             g[F_Q] = an / T;
             g[F_R] = dep > 0 ? resp / dep : NAN;
             g[F_U] = NAN;
+            g[F_LQ] = lq;
+            g[F_W] = dep > 0 ? (k == K ? work : resp - work) / dep : NAN;
             if (k < K) {
                 const double m = n->m[k] == LONG_MAX ? 1.0 : (double)n->m[k];
                 const double stb = D(SNAP_CELL * KC + k);
                 for (size_t cc = 0; cc < C; cc++)
                     wall += D(SNAP_CELL * (k * C + cc) + SN_WORK);
-                if (n->disc[k] == ZVP_SIM_PS)
-                    g[F_U] = wall > 0 ? stb * work / wall / (m * T) : 0.0;
-                else if (n->m[k] == LONG_MAX)
+                if (n->disc[k] == ZVP_SIM_PS) {
+                    double busy = wall > 0 ? stb * work / wall : 0.0; /* class share */
+                    g[F_U] = busy / (m * T);
+                    g[F_LQ] = (an - busy) / T;
+                } else if (n->m[k] == LONG_MAX) {
                     g[F_U] = an / T;
-                else
+                    g[F_LQ] = 0.0;
+                } else {
                     g[F_U] = ab / (m * T);
+                    g[F_LQ] = (an - ab) / T;
+                }
             }
         }
 #undef D
