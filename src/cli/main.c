@@ -21,6 +21,7 @@ static const cli_command commands[] = {
     {"sweep", "evaluate a model over a grid into HDF5", cli_sweep, cli_help_sweep},
     {"calibrate", "fit a model's parameters to measured data", cli_calibrate, cli_help_calibrate},
     {"solve", "analytical queueing solvers (M/M/c, MVA, bounds, USL, ...)", cli_solve, NULL},
+    {"simulate", "simulate a queueing network, with confidence intervals", cli_simulate, cli_help_simulate},
     {"version", "print the version and the data search path", cli_version, cli_help_version},
     {"help", "print the help of a command", cli_help, help_help},
 };
