@@ -129,7 +129,7 @@ $(CLI): $(CLI_OBJ) $(STLIB)
 
 # man page from --help (help2man) and the bash completion script
 $(B)/zvmperf.1: $(CLI)
-	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity solve version; do \
+	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity simulate solve version; do \
 	  echo ".SS $$c"; echo '.nf'; $(CLI) help $$c | sed -n '/^Exit status:/q;s/\\/\\e/g;p'; echo '.fi'; \
 	  done; } > $(B)/zvmperf.h2m
 	help2man --no-info --no-discard-stderr --name='z/VM memory management performance models' \
