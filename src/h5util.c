@@ -343,6 +343,16 @@ static herr_t guard_truncate(H5FD_t *file, hid_t dxpl, hbool_t closing)
     return 0;
 }
 
+/* H5Fflush reaches here: make what was written durable (a sweep flushes after each block). */
+static herr_t guard_flush(H5FD_t *file, hid_t dxpl, hbool_t closing)
+{
+    guard_file *g = (guard_file *)file;
+    (void)dxpl;
+    if (!closing && !g->guard->io_errno && fsync(g->fd) != 0)
+        guard_record(g, errno);
+    return 0;
+}
+
 static const H5FD_class_t guard_class = {
 #ifdef H5FD_CLASS_VERSION /* HDF5 1.14 and later */
     .version = H5FD_CLASS_VERSION,
@@ -363,10 +373,13 @@ static const H5FD_class_t guard_class = {
     .read = guard_read,
     .write = guard_write,
     .truncate = guard_truncate,
+    .flush = guard_flush,
     .fl_map = H5FD_FLMAP_DICHOTOMY,
 };
 
-hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl)
+/* Open or create path through the guard driver (create: flags H5F_ACC_TRUNC, fcpl used). */
+static hid_t zvp_h5_guarded(zvp_h5_guard *g, const char *path, int create, unsigned flags,
+                            hid_t fcpl, hid_t fapl)
 {
     guard_info info;
     hid_t own, f = H5I_INVALID_HID;
@@ -377,7 +390,7 @@ hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl)
     own = fapl == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(fapl);
     info.guard = g;
     if (own >= 0 && H5Pset_driver(own, g->driver, &info) >= 0)
-        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, own);
+        f = create ? H5Fcreate(path, flags, fcpl, own) : H5Fopen(path, flags, own);
     if (own >= 0)
         H5Pclose(own);
     if (f < 0) {
@@ -385,6 +398,21 @@ hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl)
         g->driver = H5I_INVALID_HID;
     }
     return f;
+}
+
+hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl)
+{
+    return zvp_h5_guarded(g, path, 1, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+}
+
+hid_t zvp_h5_create_fcpl(zvp_h5_guard *g, const char *path, hid_t fcpl, hid_t fapl)
+{
+    return zvp_h5_guarded(g, path, 1, H5F_ACC_TRUNC, fcpl, fapl);
+}
+
+hid_t zvp_h5_open_rdwr(zvp_h5_guard *g, const char *path, hid_t fapl)
+{
+    return zvp_h5_guarded(g, path, 0, H5F_ACC_RDWR, H5P_DEFAULT, fapl);
 }
 
 int zvp_h5_check(const zvp_h5_guard *g, const char *path, zvp_error *err)
@@ -405,4 +433,66 @@ int zvp_h5_close(zvp_h5_guard *g, hid_t file, int rc, const char *path, zvp_erro
     if (g->io_errno) /* the reason behind any HDF5 error that followed it */
         rc = zvp_h5_check(g, path, err);
     return rc;
+}
+
+/* ---- appended for the sweep file, layout 2 (src/sweep/h5write.c) ---- */
+
+int zvp_h5_attr_typed(hid_t loc, const char *obj, const char *name, hid_t type,
+                      const void *values, size_t n, const char *path, zvp_error *err)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    int rc;
+    if (space < 0)
+        return zvp_h5_fail(err, path, "make the dataspace of attribute", name);
+    rc = zvp_h5_attr_write(loc, obj, name, type, space, values, path, err);
+    if (H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, path, "close the dataspace of attribute", name);
+    return rc;
+}
+
+int zvp_h5_attr_get(hid_t loc, const char *obj, const char *name, hid_t type, void *values,
+                    size_t n)
+{
+    hid_t attr = H5Aopen_by_name(loc, obj, name, H5P_DEFAULT, H5P_DEFAULT), space;
+    hssize_t np;
+    int rc = -1;
+    if (attr < 0)
+        return -1;
+    space = H5Aget_space(attr);
+    np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    if (np == (hssize_t)n && H5Aread(attr, type, values) >= 0)
+        rc = 0;
+    if (space >= 0)
+        H5Sclose(space);
+    H5Aclose(attr);
+    return rc;
+}
+
+char *zvp_h5_attr_get_string(hid_t loc, const char *obj, const char *name)
+{
+    hid_t attr = H5Aopen_by_name(loc, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t ftype = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
+    char *out = NULL;
+    if (attr < 0)
+        return NULL;
+    ftype = H5Aget_type(attr);
+    if (ftype >= 0 && H5Tget_class(ftype) == H5T_STRING && H5Tis_variable_str(ftype) > 0 &&
+        (mtype = H5Tcopy(H5T_C_S1)) >= 0 && H5Tset_size(mtype, H5T_VARIABLE) >= 0 &&
+        H5Tset_cset(mtype, H5Tget_cset(ftype)) >= 0) {
+        char *v = NULL;
+        if (H5Aread(attr, mtype, &v) >= 0 && v) {
+            size_t len = strlen(v);
+            out = malloc(len + 1);
+            if (out)
+                memcpy(out, v, len + 1);
+            H5free_memory(v);
+        }
+    }
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    H5Aclose(attr);
+    return out;
 }

@@ -104,6 +104,13 @@ typedef struct zvp_h5_guard {
  */
 hid_t zvp_h5_create(zvp_h5_guard *g, const char *path, hid_t fapl);
 
+/** zvp_h5_create_fcpl - as zvp_h5_create with a file creation list fcpl (not modified).
+ *  zvp_h5_open_rdwr - H5Fopen(path, H5F_ACC_RDWR) through the guard driver, likewise (a
+ *  file that is missing or that HDF5 cannot read gives < 0). The guard driver fsyncs the
+ *  file on every H5Fflush. */
+hid_t zvp_h5_create_fcpl(zvp_h5_guard *g, const char *path, hid_t fcpl, hid_t fapl);
+hid_t zvp_h5_open_rdwr(zvp_h5_guard *g, const char *path, hid_t fapl);
+
 /** zvp_h5_check - ZVP_EIO naming path and the system's reason when a write failed so far,
  *  else ZVP_SUCCESS. Call it after each large write to stop early. */
 int zvp_h5_check(const zvp_h5_guard *g, const char *path, zvp_error *err);
@@ -115,5 +122,22 @@ int zvp_h5_check(const zvp_h5_guard *g, const char *path, zvp_error *err);
  * else ZVP_SUCCESS.
  */
 int zvp_h5_close(zvp_h5_guard *g, hid_t file, int rc, const char *path, zvp_error *err);
+
+/* ---- appended for the sweep file, layout 2 (src/sweep/h5write.c) ---- */
+
+/** zvp_h5_attr_typed - set (create or replace) an attribute of n values (n >= 1) of the
+ *  native type `type` (H5T_NATIVE_INT32, _UINT64, _UINT8, ...) on obj: scalar when n == 1,
+ *  else 1-D. @return ZVP_SUCCESS or ZVP_EIO. */
+int zvp_h5_attr_typed(hid_t loc, const char *obj, const char *name, hid_t type,
+                      const void *values, size_t n, const char *path, zvp_error *err);
+
+/** zvp_h5_attr_get - read attribute `name` of obj, which must hold exactly n values, as the
+ *  native type `type` into values[n]. @return 0, or -1 (missing, other size, unreadable). */
+int zvp_h5_attr_get(hid_t loc, const char *obj, const char *name, hid_t type, void *values,
+                    size_t n);
+
+/** zvp_h5_attr_get_string - a variable-length string attribute of obj, malloc'ed (free()),
+ *  or NULL (missing, another type, out of memory). */
+char *zvp_h5_attr_get_string(hid_t loc, const char *obj, const char *name);
 
 #endif

@@ -17,6 +17,7 @@ const char *zvp_strerror(int status)
     case ZVP_EPARSE: return "malformed input";
     case ZVP_EFIT: return "calibration failed";
     case ZVP_EINTERNAL: return "internal error (a consistency check failed)";
+    case ZVP_ECANCELED: return "canceled by the caller";
     default: return "unknown status";
     }
 }

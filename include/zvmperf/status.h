@@ -35,7 +35,8 @@ enum {
     ZVP_EPARSE = 8,    /* malformed INI or CSV input */
     ZVP_EFIT = 9,      /* calibration failed (singular Jacobian, no usable start) */
     ZVP_EINTERNAL = 10, /* an internal consistency check failed (a bug in zvmperf; report it) */
-    ZVP_ENUM_STATUS = 11
+    ZVP_ECANCELED = 11, /* canceled by the caller (a progress callback asked to stop) */
+    ZVP_ENUM_STATUS = 12
 };
 
 /* Capacity of zvp_error.message, in bytes including the terminating NUL. */

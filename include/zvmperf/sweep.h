@@ -104,6 +104,15 @@ int zvp_eval_grid(const zvp_model *m, const double *base_params, const zvp_axis 
 int zvp_axis_parse(const char *spec, char **name, double **values, size_t *n_values,
                    zvp_error *err);
 
+/**
+ * zvp_progress_fn - progress of a sweep: called from the calling thread once at the start
+ * (done_points = the points already computed when resuming, else 0) and after every block
+ * written; done_points of total_points are then in the file. Return nonzero to stop: the
+ * sweep stops after that block, keeps the valid partial file and returns ZVP_ECANCELED.
+ * Keep it short (no HDF5 calls).
+ */
+typedef int (*zvp_progress_fn)(uint64_t done_points, uint64_t total_points, void *user);
+
 /* Options of a sweep run (plain struct; fill with zvp_sweep_options_init). */
 typedef struct zvp_sweep_options {
     int32_t threads;       /* OpenMP threads; 0 = the OpenMP default */
@@ -111,10 +120,13 @@ typedef struct zvp_sweep_options {
     uint64_t block_points; /* points per block (memory ~ block_points x (n_outputs + 1) x 8 B); 0 = 65536;
                               values below 65536 (one HDF5 chunk) are raised to 65536 */
     const char *command;   /* command line recorded as the root attribute `command` (may be NULL) */
+    zvp_progress_fn progress; /* may be NULL */
+    void *progress_user;      /* passed to progress */
+    int32_t resume;        /* 1: continue PATH.partial (checked against this sweep); 0: start anew */
 } zvp_sweep_options;
 
 /** zvp_sweep_options_init - defaults: threads 0, reserved 0, block_points 65536, command
- *  NULL. A NULL opt is a no-op. */
+ *  NULL, progress NULL, progress_user NULL, resume 0. A NULL opt is a no-op. */
 void zvp_sweep_options_init(zvp_sweep_options *opt);
 
 /* Summary of a finished sweep. */
@@ -128,9 +140,18 @@ typedef struct zvp_sweep_summary {
 
 /**
  * zvp_sweep_run - evaluate mf's model over the grid of `axes` (other parameters fixed at
- * mf's values) with zvp_eval_grid, block by block, and write the HDF5 file `path` (created
- * or truncated; layout in src/sweep/README.md: /axes/<param>, /outputs/<output> and
- * /status of shape [axis lengths], /parameters, root attributes).
+ * mf's values) with zvp_eval_grid, block by block, into the netCDF-4/CF file `path`
+ * (layout version 2 in src/sweep/README.md: one coordinate variable per axis, one N-D
+ * variable per output and /status, /parameters, global attributes).
+ * Crash-safe: the sweep writes PATH.partial (locked through PATH.partial.lock for the whole
+ * run), flushes (and fsyncs) it after every block, marks it complete and renames it over
+ * `path` only at the end: an existing file at `path` is never touched by a sweep that
+ * fails or is interrupted; the partial file then stays, valid up to its last block, and
+ * opt->resume = 1 continues it (the model, the axes, the fixed parameters and the
+ * model-file text must be the same: ZVP_EINVAL names the first difference; only blocks
+ * with a point at status 0 are computed; the datasets end bit-identical to an
+ * uninterrupted run). Without resume a stale partial file is replaced; with resume an
+ * unreadable one (cut by a crash) is replaced too (zvp_sweep_run_notify says so).
  * Every axis value is checked against its parameter's [min, max] before anything is
  * written: one value outside it makes the whole sweep ZVP_EINVAL (no file is created).
  * Each point is then evaluated with zvp_model_eval: ZVP_SUCCESS -> status 1, ZVP_EUNSTABLE
@@ -147,22 +168,39 @@ typedef struct zvp_sweep_summary {
  *                      once; values finite; 1 <= n_axes <= 8.
  * @param[in]  path     output file.
  * @param[in]  opt      options, or NULL for defaults; threads >= 0.
- * @param[out] summary  may be NULL; filled also on failure (points counted so far).
+ * @param[out] summary  may be NULL; filled also on failure (points counted so far,
+ *                      including those found done in a resumed partial file).
  * @return ZVP_SUCCESS (even when some points are unstable or invalid: see /status);
  *         ZVP_ENOTFOUND (unknown axis name; the message names it and lists the model's
  *         parameters); ZVP_EINVAL (bad axis, duplicate axis, an axis value outside the
  *         parameter's range, more than ZVP_SWEEP_MAX_POINTS points, threads < 0,
- *         NULL argument); ZVP_EIO (HDF5 failure: the message names the file and the
- *         object; HDF5's own error printing is off during the call and restored after);
- *         ZVP_ENOMEM; a model status as described above.
+ *         NULL argument; resume: a partial file of another sweep); ZVP_EIO (HDF5 failure:
+ *         the message names the file and the object; another sweep holds the lock on
+ *         PATH.partial; HDF5's own error printing is off during the call and restored
+ *         after); ZVP_ECANCELED (opt->progress asked to stop); ZVP_ENOMEM; a model status
+ *         as described above.
  * Memory: block_points x (8 n_outputs + 1) bytes plus one parameter/output vector per
- * thread, and HDF5's chunk cache; independent of the grid size.
+ * thread, one bit per block, and HDF5's chunk cache; independent of the grid size.
  * Thread safety: uses OpenMP internally; HDF5 is called from the calling thread only,
  * outside the parallel regions; do not call HDF5 from other threads meanwhile.
  */
 int zvp_sweep_run(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
                   const char *path, const zvp_sweep_options *opt, zvp_sweep_summary *summary,
                   zvp_error *err);
+
+/* zvp_sweep_notice_fn - a notice of zvp_sweep_run_notify (one sentence, no newline). */
+typedef void (*zvp_sweep_notice_fn)(const char *message, void *user);
+
+/**
+ * zvp_sweep_run_notify - zvp_sweep_run, telling `notice` (when not NULL; from the calling
+ * thread, before the first block) what it does with an existing partial file: replaced
+ * (stale, without resume), unreadable and replaced (resume), or missing (resume starts
+ * from the beginning). The library never prints: the CLI prints these on stderr.
+ */
+int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
+                         const char *path, const zvp_sweep_options *opt,
+                         zvp_sweep_summary *summary, zvp_sweep_notice_fn notice,
+                         void *notice_user, zvp_error *err);
 
 #ifdef __cplusplus
 }

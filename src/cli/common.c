@@ -20,6 +20,7 @@ int cli_exit_code(int status)
     case ZVP_ENOTFOUND:
     case ZVP_EPARSE: return CLI_EXIT_BADINPUT;
     case ZVP_EINTERNAL: return CLI_EXIT_FAILURE; /* a failed consistency check: a bug */
+    case ZVP_ECANCELED: return 130; /* interrupted: 128 + SIGINT (sweep: 143 for SIGTERM) */
     default: return CLI_EXIT_FAILURE; /* EIO, ENOMEM, EMAXITER, EFIT, unknown */
     }
 }

@@ -1,18 +1,16 @@
 /*
- * src/sweep/h5write.c - zvp_sweep_run: a grid evaluated block by block with zvp_eval_grid
- * (in parallel, into buffers) and written as hyperslabs of N-D HDF5 datasets from the
- * calling thread, outside the parallel regions. The file layout, the status codes and the
- * cut into blocks and chunks are described in src/sweep/README.md.
+ * src/sweep/h5write.c - the sweep file, layout version 2 (netCDF-4 / CF-1.8): created with
+ * its coordinate variables, data variables and attributes, then written block by block as
+ * hyperslabs, flushed, and marked complete. The functions take HDF5 property lists so that
+ * the MPI driver reuses them (sweep_impl.h). Layout: src/sweep/README.md, "File layout".
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <hdf5_hl.h>
 #include "h5util.h"
-#include "util/atomic.h"
 #include "internal.h"
 #include "sweep/sweep_impl.h"
 
@@ -20,34 +18,16 @@
 #define ZVP_SWEEP_DEFLATE_LEVEL 1 /* with shuffle; higher levels cost time, gain < 1% here */
 #endif
 
-void zvp_sweep_options_init(zvp_sweep_options *opt)
-{
-    if (!opt)
-        return;
-    opt->threads = 0;
-    opt->reserved = 0;
-    opt->block_points = ZVP_SWEEP_DEFAULT_BLOCK;
-    opt->command = NULL;
-}
-
-/* The open objects of a sweep file, and the grid's shape in HDF5's types. */
-typedef struct zvp_sweep_file {
-    const char *path; /* the target, for messages */
-    const char *tmp;  /* the temporary written (renamed over path when complete) */
-    zvp_h5_guard guard;
-    hid_t file, axes_group, outputs_group, params_group, status;
-    hid_t axis[ZVP_SWEEP_MAX_AXES];
-    hid_t *output; /* [n_outputs] */
-    size_t n_outputs;
-    hsize_t dims[ZVP_SWEEP_MAX_AXES], chunk[ZVP_SWEEP_MAX_AXES];
-} zvp_sweep_file;
-
-static void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, const zvp_atomic *a)
+void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, const char *target,
+                         const char *file, int guard)
 {
     size_t k;
-    f->path = a->target;
-    f->tmp = a->tmp;
-    f->file = f->axes_group = f->outputs_group = f->params_group = f->status = H5I_INVALID_HID;
+    memset(f, 0, sizeof *f);
+    f->path = target;
+    f->file = file;
+    f->guard = guard;
+    f->g.driver = H5I_INVALID_HID;
+    f->h5 = f->status = f->space = H5I_INVALID_HID;
     for (k = 0; k < ZVP_SWEEP_MAX_AXES; k++) {
         f->axis[k] = H5I_INVALID_HID;
         f->dims[k] = k < pl->n_axes ? (hsize_t)pl->dims[k] : 0;
@@ -56,9 +36,8 @@ static void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, con
     f->output = NULL;
     f->n_outputs = 0;
 }
-/* Close every open handle; returns ZVP_EIO if a close failed (the file is then suspect),
- * unless rc already reports an error. */
-static int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err)
+
+int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err)
 {
     size_t k;
     int bad = 0;
@@ -67,31 +46,35 @@ static int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err)
             bad |= H5Dclose(f->output[k]) < 0;
     free(f->output);
     f->output = NULL;
+    f->n_outputs = 0;
     for (k = 0; k < ZVP_SWEEP_MAX_AXES; k++)
         if (f->axis[k] >= 0)
             bad |= H5Dclose(f->axis[k]) < 0;
     if (f->status >= 0)
         bad |= H5Dclose(f->status) < 0;
-    if (f->params_group >= 0)
-        bad |= H5Gclose(f->params_group) < 0;
-    if (f->outputs_group >= 0)
-        bad |= H5Gclose(f->outputs_group) < 0;
-    if (f->axes_group >= 0)
-        bad |= H5Gclose(f->axes_group) < 0;
+    if (f->space >= 0)
+        bad |= H5Sclose(f->space) < 0;
+    f->status = f->space = H5I_INVALID_HID;
+    for (k = 0; k < ZVP_SWEEP_MAX_AXES; k++)
+        f->axis[k] = H5I_INVALID_HID;
     if (bad && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close an object of file", f->path);
-    if (f->file >= 0)
-        rc = zvp_h5_close(&f->guard, f->file, rc, f->path, err);
-    f->file = H5I_INVALID_HID;
+        rc = zvp_h5_fail(err, f->path, "close an object of file", f->file);
+    if (f->guard) {
+        if (f->h5 >= 0 || f->g.driver >= 0)
+            rc = zvp_h5_close(&f->g, f->h5, rc, f->path, err);
+    } else if (f->h5 >= 0 && H5Fclose(f->h5) < 0 && rc == ZVP_SUCCESS) {
+        rc = zvp_h5_fail(err, f->path, "close (flush) file", f->file);
+    }
+    f->h5 = H5I_INVALID_HID;
     return rc;
 }
 
-/* Create an N-D chunked, shuffled and deflated dataset of type `type` with fill value
- * *fill, the scales of every axis attached and labelled, and `units`/`description`. */
-static int zvp_sweep_create_nd(zvp_sweep_file *f, const zvp_sweep_plan *pl, hid_t loc,
-                               const char *name, const char *label, hid_t type, const void *fill,
-                               const char *units, const char *description, hid_t *out,
-                               zvp_error *err)
+/* Create an N-D chunked, shuffled and deflated variable of type `type` with fill value
+ * *fill (also its _FillValue attribute), the coordinate variables attached as dimension
+ * scales (netCDF dimensions), and units / long_name. */
+static int zvp_sweep_create_nd(zvp_sweep_file *f, const zvp_sweep_plan *pl, const char *name,
+                               hid_t type, const void *fill, const char *units,
+                               const char *long_name, hid_t *out, zvp_error *err)
 {
     hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, ds = H5I_INVALID_HID;
     int rc = ZVP_SUCCESS;
@@ -99,43 +82,36 @@ static int zvp_sweep_create_nd(zvp_sweep_file *f, const zvp_sweep_plan *pl, hid_
     *out = H5I_INVALID_HID;
     space = H5Screate_simple((int)pl->n_axes, f->dims, NULL);
     if (space < 0) {
-        rc = zvp_h5_fail(err, f->path, "create the dataspace of", label);
+        rc = zvp_h5_fail(err, f->path, "create the dataspace of", name);
         goto done;
     }
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (dcpl < 0 || H5Pset_chunk(dcpl, (int)pl->n_axes, f->chunk) < 0 ||
         H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, ZVP_SWEEP_DEFLATE_LEVEL) < 0 ||
-        H5Pset_fill_value(dcpl, type, fill) < 0) {
-        rc = zvp_h5_fail(err, f->path, "set the chunking/deflate properties of", label);
+        H5Pset_fill_value(dcpl, type, fill) < 0 ||
+        H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0) {
+        rc = zvp_h5_fail(err, f->path, "set the chunking/deflate properties of", name);
         goto done;
     }
-    ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ds = H5Dcreate2(f->h5, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (ds < 0) {
-        rc = zvp_h5_fail(err, f->path, "create dataset", label);
+        rc = zvp_h5_fail(err, f->path, "create variable", name);
         goto done;
     }
     if ((rc = zvp_h5_attr_string(ds, ".", "units", units, f->path, err)) ||
-        (rc = zvp_h5_attr_string(ds, ".", "description", description, f->path, err)))
+        (rc = zvp_h5_attr_string(ds, ".", "long_name", long_name, f->path, err)) ||
+        (rc = zvp_h5_attr_typed(ds, ".", "_FillValue", type, fill, 1, f->path, err)))
         goto done;
-    for (k = 0; k < pl->n_axes; k++) {
+    for (k = 0; k < pl->n_axes; k++)
         if (H5DSattach_scale(ds, f->axis[k], k) < 0) {
-            rc = zvp_h5_fail(err, f->path, "attach the dimension scale of an axis to", label);
+            rc = zvp_h5_fail(err, f->path, "attach the dimension scale of an axis to", name);
             goto done;
         }
-        if (H5DSset_label(ds, k, pl->m->params[pl->param[k]].name) < 0) {
-            rc = zvp_h5_fail(err, f->path, "label a dimension of", label);
-            goto done;
-        }
-    }
 done:
-    if (rc != ZVP_SUCCESS && ds >= 0) {
-        H5Dclose(ds);
-        ds = H5I_INVALID_HID;
-    }
     if (dcpl >= 0 && H5Pclose(dcpl) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close the creation properties of", label);
+        rc = zvp_h5_fail(err, f->path, "close the creation properties of", name);
     if (space >= 0 && H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close the dataspace of", label);
+        rc = zvp_h5_fail(err, f->path, "close the dataspace of", name);
     if (rc != ZVP_SUCCESS) {
         if (ds >= 0)
             H5Dclose(ds);
@@ -145,18 +121,19 @@ done:
     return ZVP_SUCCESS;
 }
 
-
-/* The root attributes (README.md, "File layout"). */
+/* The global attributes (README.md, "File layout"). */
 static int zvp_sweep_root_attrs(zvp_sweep_file *f, const zvp_model_file *mf,
-                                const zvp_sweep_plan *pl, const zvp_sweep_options *opt,
-                                zvp_error *err)
+                                const zvp_sweep_plan *pl, const char *command,
+                                const char *created, zvp_error *err)
 {
     const zvp_model *m = pl->m;
     const char *text = zvp_model_file_text(mf);
-    char created[32];
+    const int32_t version = ZVP_SWEEP_LAYOUT_VERSION, complete = 0;
+    const uint64_t total = pl->points;
+    char now[32], title[192];
     char *axis_list;
     size_t k, len = 1;
-    int rc;
+    int rc = ZVP_SUCCESS;
     for (k = 0; k < pl->n_axes; k++)
         len += strlen(m->params[pl->param[k]].name) + 1;
     axis_list = malloc(len);
@@ -168,324 +145,265 @@ static int zvp_sweep_root_attrs(zvp_sweep_file *f, const zvp_model_file *mf,
             strcat(axis_list, ",");
         strcat(axis_list, m->params[pl->param[k]].name);
     }
-    rc = zvp_h5_iso8601_now(created, sizeof created, err);
+    if (!created) {
+        rc = zvp_h5_iso8601_now(now, sizeof now, err);
+        created = now;
+    }
+    snprintf(title, sizeof title, "zvmperf sweep of %s", m->name);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "zvmperf_version", zvp_version(), f->path, err);
+        rc = zvp_h5_attr_string(f->h5, "/", "Conventions", "CF-1.8", f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "model", m->name, f->path, err);
+        rc = zvp_h5_attr_string(f->h5, "/", "title", title, f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "model_source", m->source ? m->source : "", f->path,
-                                err);
+        rc = zvp_h5_attr_string(f->h5, "/", "zvmperf_version", zvp_version(), f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "created", created, f->path, err);
+        rc = zvp_h5_attr_string(f->h5, "/", "model", m->name, f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "command", opt->command ? opt->command : "",
+        rc = zvp_h5_attr_string(f->h5, "/", "model_source", m->source ? m->source : "",
                                 f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "model_file", text ? text : "", f->path, err);
+        rc = zvp_h5_attr_string(f->h5, "/", "created", created, f->path, err);
     if (!rc)
-        rc = zvp_h5_attr_string(f->file, "/", "axes", axis_list, f->path, err);
+        rc = zvp_h5_attr_string(f->h5, "/", "command", command ? command : "", f->path, err);
+    if (!rc)
+        rc = zvp_h5_attr_string(f->h5, "/", "model_file", text ? text : "", f->path, err);
+    if (!rc)
+        rc = zvp_h5_attr_string(f->h5, "/", "axes", axis_list, f->path, err);
+    if (!rc)
+        rc = zvp_h5_attr_typed(f->h5, "/", "sweep_layout_version", H5T_NATIVE_INT32, &version,
+                               1, f->path, err);
+    if (!rc)
+        rc = zvp_h5_attr_typed(f->h5, "/", "sweep_complete", H5T_NATIVE_INT32, &complete, 1,
+                               f->path, err);
+    if (!rc)
+        rc = zvp_h5_attr_typed(f->h5, "/", "points_total", H5T_NATIVE_UINT64, &total, 1,
+                               f->path, err);
     free(axis_list);
     return rc;
 }
 
-/* /axes (one dimension scale per axis) and /parameters (the fixed parameters). */
-static int zvp_sweep_axes_params(zvp_sweep_file *f, const zvp_sweep_plan *pl,
-                                 const double *fixed, zvp_error *err)
+/* One coordinate variable per axis (a dimension scale named after it) and /parameters
+ * (the fixed parameters). */
+static int zvp_sweep_coords_params(zvp_sweep_file *f, const zvp_sweep_plan *pl,
+                                   const double *fixed, zvp_error *err)
 {
     const zvp_model *m = pl->m;
     char label[160];
+    hid_t group;
     size_t k, i;
-    int rc;
-    f->axes_group = H5Gcreate2(f->file, "axes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (f->axes_group < 0)
-        return zvp_h5_fail(err, f->path, "create group", "/axes");
+    int rc = ZVP_SUCCESS;
     for (k = 0; k < pl->n_axes; k++) {
         const zvp_param_desc *d = &m->params[pl->param[k]];
         hsize_t n = f->dims[k];
-        snprintf(label, sizeof label, "/axes/%s", d->name);
-        if ((rc = zvp_h5_dataset_double(f->axes_group, d->name, 1, &n, pl->values[k], d->unit,
-                                        d->description, f->path, err)))
-            return rc;
-        f->axis[k] = H5Dopen2(f->axes_group, d->name, H5P_DEFAULT);
+        if (H5LTmake_dataset_double(f->h5, d->name, 1, &n, pl->values[k]) < 0)
+            return zvp_h5_fail(err, f->path, "write coordinate variable", d->name);
+        f->axis[k] = H5Dopen2(f->h5, d->name, H5P_DEFAULT);
         if (f->axis[k] < 0)
-            return zvp_h5_fail(err, f->path, "open dataset", label);
+            return zvp_h5_fail(err, f->path, "open coordinate variable", d->name);
         if (H5DSset_scale(f->axis[k], d->name) < 0)
-            return zvp_h5_fail(err, f->path, "make a dimension scale of", label);
+            return zvp_h5_fail(err, f->path, "make a dimension scale of", d->name);
+        if ((rc = zvp_h5_attr_string(f->axis[k], ".", "units", d->unit, f->path, err)) ||
+            (rc = zvp_h5_attr_string(f->axis[k], ".", "long_name", d->description, f->path,
+                                     err)))
+            return rc;
     }
-
     /* <name> (float64) and <name>_units (string) per fixed parameter */
-    f->params_group = H5Gcreate2(f->file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (f->params_group < 0)
+    group = H5Gcreate2(f->h5, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (group < 0)
         return zvp_h5_fail(err, f->path, "create group", "/parameters");
-    for (i = 0; i < m->n_params; i++) {
+    for (i = 0; rc == ZVP_SUCCESS && i < m->n_params; i++) {
         int swept = 0;
         for (k = 0; k < pl->n_axes; k++)
             swept |= pl->param[k] == i;
         if (swept)
             continue;
         snprintf(label, sizeof label, "%s_units", m->params[i].name);
-        if ((rc = zvp_h5_attr_double(f->params_group, ".", m->params[i].name, &fixed[i], 1,
-                                     f->path, err)) ||
-            (rc = zvp_h5_attr_string(f->params_group, ".", label, m->params[i].unit, f->path,
-                                     err)))
-            return rc;
+        rc = zvp_h5_attr_double(group, ".", m->params[i].name, &fixed[i], 1, f->path, err);
+        if (rc == ZVP_SUCCESS)
+            rc = zvp_h5_attr_string(group, ".", label, m->params[i].unit, f->path, err);
     }
-    return ZVP_SUCCESS;
+    if (H5Gclose(group) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close group", "/parameters");
+    return rc;
 }
 
-/* Create the file with its attributes, /axes, /parameters and the empty N-D datasets. */
-static int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf,
-                                 const zvp_sweep_plan *pl, const zvp_sweep_options *opt,
-                                 const double *fixed, zvp_error *err)
+/* The file itself: link and attribute creation order tracked (as netCDF-4 writes them),
+ * object formats of HDF5 1.8 at the least (attributes may then exceed 64 KiB). */
+static int zvp_sweep_h5create(zvp_sweep_file *f, hid_t fapl0, zvp_error *err)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    hid_t fapl = fapl0 == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(fapl0);
+    int rc = ZVP_SUCCESS;
+    unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+    if (fcpl < 0 || fapl < 0 || H5Pset_link_creation_order(fcpl, order) < 0 ||
+        H5Pset_attr_creation_order(fcpl, order) < 0 ||
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0) {
+        rc = zvp_h5_fail(err, f->path, "set the file properties of", f->file);
+    } else {
+        f->h5 = f->guard ? zvp_h5_create_fcpl(&f->g, f->file, fcpl, fapl)
+                         : H5Fcreate(f->file, H5F_ACC_TRUNC, fcpl, fapl);
+        if (f->h5 < 0)
+            rc = zvp_h5_fail(err, f->path, "create file", f->file); /* before H5Pclose */
+    }
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return rc;
+}
+
+/* Open /status, the outputs and a file dataspace (after create or open). */
+static int zvp_sweep_open_vars(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_error *err)
 {
     const zvp_model *m = pl->m;
-    hid_t fapl;
-    char label[160];
     size_t i;
-    int rc;
-    const double nan_fill = NAN;
-    const uint8_t status_fill = ZVP_POINT_NOT_COMPUTED;
-
-    /* v1.8 object formats at the least: attributes may then exceed 64 KiB (model_file) */
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0) {
-        if (fapl >= 0)
-            H5Pclose(fapl);
-        return zvp_h5_fail(err, f->path, "set the file access properties of", f->path);
-    }
-    f->file = zvp_h5_create(&f->guard, f->tmp, fapl);
-    if (f->file < 0) {
-        rc = zvp_h5_fail(err, f->path, "create file", f->path); /* before H5Pclose resets
-                                                                   the error stack */
-        H5Pclose(fapl);
-        return rc;
-    }
-    if (H5Pclose(fapl) < 0)
-        return zvp_h5_fail(err, f->path, "close the file access properties of", f->path);
-    if ((rc = zvp_sweep_root_attrs(f, mf, pl, opt, err)) ||
-        (rc = zvp_sweep_axes_params(f, pl, fixed, err)))
-        return rc;
-
-    /* /status and /outputs/<name> */
-    if ((rc = zvp_sweep_create_nd(f, pl, f->file, "status", "/status", H5T_NATIVE_UINT8,
-                                  &status_fill, "1",
-                                  "status of each grid point (codes in attribute `codes`)",
-                                  &f->status, err)))
-        return rc;
-    if ((rc = zvp_h5_attr_string(f->status, ".", "codes",
-                                 "0 = not computed, 1 = ok, 2 = no steady state (outputs NaN), "
-                                 "3 = invalid input (outputs NaN)",
-                                 f->path, err)))
-        return rc;
-    f->outputs_group = H5Gcreate2(f->file, "outputs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (f->outputs_group < 0)
-        return zvp_h5_fail(err, f->path, "create group", "/outputs");
+    if (f->status < 0 && (f->status = H5Dopen2(f->h5, "status", H5P_DEFAULT)) < 0)
+        return zvp_h5_fail(err, f->path, "open variable", "status");
+    f->space = H5Dget_space(f->status);
+    if (f->space < 0)
+        return zvp_h5_fail(err, f->path, "get the dataspace of", "status");
+    if (f->output)
+        return ZVP_SUCCESS;
     f->output = malloc((m->n_outputs ? m->n_outputs : 1) * sizeof *f->output);
     if (!f->output)
         return zvp_fail(err, ZVP_ENOMEM, "sweep: out of memory");
     for (i = 0; i < m->n_outputs; i++) {
-        const zvp_param_desc *d = &m->outputs[i];
-        snprintf(label, sizeof label, "/outputs/%s", d->name);
-        f->output[i] = H5I_INVALID_HID;
         f->n_outputs = i + 1;
-        if ((rc = zvp_sweep_create_nd(f, pl, f->outputs_group, d->name, label, H5T_NATIVE_DOUBLE,
-                                      &nan_fill, d->unit, d->description, &f->output[i], err)))
-            return rc;
+        f->output[i] = H5Dopen2(f->h5, m->outputs[i].name, H5P_DEFAULT);
+        if (f->output[i] < 0)
+            return zvp_h5_fail(err, f->path, "open variable", m->outputs[i].name);
     }
     return ZVP_SUCCESS;
 }
 
-/* Write one block of npts points: the hyperslab start[]/count[] of every dataset, from
- * sbuf[npts] and obuf[n_outputs * npts] (output-major). */
-static int zvp_sweep_write_block(zvp_sweep_file *f, const zvp_sweep_plan *pl, hid_t filespace,
-                                 const uint64_t *start64, const uint64_t *count64,
-                                 uint64_t npts, const double *obuf, const uint8_t *sbuf,
-                                 zvp_error *err)
+int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_sweep_plan *pl,
+                          const char *command, const char *created, const double *fixed,
+                          hid_t fapl, zvp_error *err)
 {
-    hsize_t start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES], n = (hsize_t)npts;
-    hid_t mem;
-    size_t k;
-    int rc = ZVP_SUCCESS;
-    char label[160];
-    for (k = 0; k < pl->n_axes; k++) {
+    const zvp_model *m = pl->m;
+    const double nan_fill = NAN;
+    const uint8_t status_fill = ZVP_POINT_NOT_COMPUTED, flags[4] = {0, 1, 2, 3};
+    size_t i;
+    hid_t ds;
+    int rc;
+    if ((rc = zvp_sweep_h5create(f, fapl, err)) ||
+        (rc = zvp_sweep_root_attrs(f, mf, pl, command, created, err)) ||
+        (rc = zvp_sweep_coords_params(f, pl, fixed, err)))
+        return rc;
+    /* one variable per output, in the model's order, then status */
+    for (i = 0; i < m->n_outputs; i++) {
+        const zvp_param_desc *d = &m->outputs[i];
+        if ((rc = zvp_sweep_create_nd(f, pl, d->name, H5T_NATIVE_DOUBLE, &nan_fill, d->unit,
+                                      d->description, &ds, err)))
+            return rc;
+        if (H5Dclose(ds) < 0)
+            return zvp_h5_fail(err, f->path, "close variable", d->name);
+    }
+    if ((rc = zvp_sweep_create_nd(f, pl, "status", H5T_NATIVE_UINT8, &status_fill, "1",
+                                  "point status", &f->status, err)) ||
+        (rc = zvp_h5_attr_typed(f->status, ".", "flag_values", H5T_NATIVE_UINT8, flags, 4,
+                                f->path, err)) ||
+        (rc = zvp_h5_attr_string(f->status, ".", "flag_meanings",
+                                 "not_computed ok no_steady_state invalid_input", f->path,
+                                 err)))
+        return rc;
+    if ((rc = zvp_sweep_open_vars(f, pl, err)))
+        return rc;
+    return zvp_sweep_file_flush(f, err);
+}
+
+int zvp_sweep_file_open(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_sweep_plan *pl,
+                        const double *fixed, hid_t fapl, zvp_error *err)
+{
+    int rc;
+    f->unreadable = 0;
+    f->h5 = f->guard ? zvp_h5_open_rdwr(&f->g, f->file, fapl)
+                     : H5Fopen(f->file, H5F_ACC_RDWR, fapl);
+    if (f->h5 < 0) {
+        f->unreadable = 1;
+        return zvp_h5_fail(err, f->path, "open the partial file", f->file);
+    }
+    if ((rc = zvp_sweep_check_partial(f, mf, pl, fixed, err)))
+        return rc;
+    if ((rc = zvp_sweep_open_vars(f, pl, err)))
+        f->unreadable = rc == ZVP_EIO;
+    return rc;
+}
+
+/* Select the block start[]/count[] (npts points; 0: none) in f->space and make the
+ * matching memory dataspace in *mem. */
+static int zvp_sweep_select(zvp_sweep_file *f, const uint64_t *start64, const uint64_t *count64,
+                            uint64_t npts, hid_t *mem, zvp_error *err)
+{
+    hsize_t start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES], n = npts ? (hsize_t)npts : 1;
+    int k, rank = H5Sget_simple_extent_ndims(f->space);
+    *mem = H5Screate_simple(1, &n, NULL);
+    if (*mem < 0 || rank < 1)
+        return zvp_h5_fail(err, f->path, "create the memory dataspace of a block of", "status");
+    if (npts == 0) {
+        if (H5Sselect_none(f->space) < 0 || H5Sselect_none(*mem) < 0)
+            return zvp_h5_fail(err, f->path, "select an empty block of", "status");
+        return ZVP_SUCCESS;
+    }
+    for (k = 0; k < rank; k++) {
         start[k] = (hsize_t)start64[k];
         count[k] = (hsize_t)count64[k];
     }
-    if (H5Sselect_hyperslab(filespace, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
-        return zvp_h5_fail(err, f->path, "select a block hyperslab of", "/status");
-    mem = H5Screate_simple(1, &n, NULL);
-    if (mem < 0)
-        return zvp_h5_fail(err, f->path, "create the memory dataspace of a block of", "/status");
-    if (H5Dwrite(f->status, H5T_NATIVE_UINT8, mem, filespace, H5P_DEFAULT, sbuf) < 0)
-        rc = zvp_h5_fail(err, f->path, "write a block of", "/status");
+    if (H5Sselect_hyperslab(f->space, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
+        return zvp_h5_fail(err, f->path, "select a block hyperslab of", "status");
+    return ZVP_SUCCESS;
+}
+
+int zvp_sweep_file_write_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                               const uint64_t *count, uint64_t npts, const double *obuf,
+                               const uint8_t *sbuf, zvp_error *err)
+{
+    hid_t mem = H5I_INVALID_HID;
+    size_t k;
+    char name[32];
+    int rc = zvp_sweep_select(f, start, count, npts, &mem, err);
     for (k = 0; rc == ZVP_SUCCESS && k < f->n_outputs; k++)
-        if (H5Dwrite(f->output[k], H5T_NATIVE_DOUBLE, mem, filespace, H5P_DEFAULT,
-                     obuf + k * (size_t)npts) < 0) {
-            snprintf(label, sizeof label, "/outputs/%s", pl->m->outputs[k].name);
-            rc = zvp_h5_fail(err, f->path, "write a block of", label);
+        if (H5Dwrite(f->output[k], H5T_NATIVE_DOUBLE, mem, f->space, dxpl,
+                     obuf ? obuf + k * (size_t)npts : NULL) < 0) {
+            snprintf(name, sizeof name, "output %zu", k);
+            rc = zvp_h5_fail(err, f->path, "write a block of", name);
         }
-    if (H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "/status");
+    /* status last: a point is marked computed only once its outputs are written */
+    if (rc == ZVP_SUCCESS && H5Dwrite(f->status, H5T_NATIVE_UINT8, mem, f->space, dxpl, sbuf) < 0)
+        rc = zvp_h5_fail(err, f->path, "write a block of", "status");
+    if (mem >= 0 && H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "status");
+    if (rc == ZVP_SUCCESS && f->guard)
+        rc = zvp_h5_check(&f->g, f->path, err); /* disk full: stop now */
     return rc;
 }
 
-/* The first failed point of a block (flat index `flat`): evaluate it again, serially, for
- * the message that names it (flat index and axis values). */
-static int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
-                                 zvp_error *err)
+int zvp_sweep_file_read_status(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                               const uint64_t *count, uint64_t npts, uint8_t *sbuf,
+                               zvp_error *err)
 {
-    const zvp_model *m = pl->m;
-    char where[256];
-    size_t k, used = 0;
-    uint64_t rest = flat;
-    zvp_error e;
-    int rc;
-    double *params = malloc((m->n_params + m->n_outputs + 1) * sizeof *params);
-    if (!params)
-        return zvp_fail(err, ZVP_ENOMEM, "sweep of model '%s' stopped at point %llu: out of "
-                        "memory", m->name, (unsigned long long)flat);
-    memcpy(params, fixed, m->n_params * sizeof *params);
-    for (k = pl->n_axes; k-- > 0;) {
-        params[pl->param[k]] = pl->values[k][rest % pl->dims[k]];
-        rest /= pl->dims[k];
+    hid_t mem = H5I_INVALID_HID;
+    int rc = zvp_sweep_select(f, start, count, npts, &mem, err);
+    if (rc == ZVP_SUCCESS && H5Dread(f->status, H5T_NATIVE_UINT8, mem, f->space, dxpl, sbuf) < 0) {
+        rc = zvp_h5_fail(err, f->path, "read a block of", "status");
+        f->unreadable = 1;
     }
-    zvp_error_clear(&e);
-    rc = zvp_model_eval(m, params, params + m->n_params, &e);
-    where[0] = '\0';
-    for (k = 0; k < pl->n_axes && used + 1 < sizeof where; k++) {
-        int w = snprintf(where + used, sizeof where - used, "%s%s = %.17g", k ? ", " : "",
-                         m->params[pl->param[k]].name, params[pl->param[k]]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    free(params);
-    if (rc == ZVP_SUCCESS || rc == ZVP_EUNSTABLE || rc == ZVP_EINVAL) /* not reproducible */
-        rc = ZVP_EINVAL;
-    return zvp_fail(err, rc, "sweep of model '%s' stopped at point %llu (%s): %s", m->name,
-                    (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
-}
-
-static double zvp_sweep_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Evaluate and write every block of the plan into the created file f; counts in sum. */
-static int zvp_sweep_blocks(zvp_sweep_file *f, const zvp_sweep_plan *pl, const zvp_axis *axes,
-                            const double *fixed, int threads, double *obuf, uint8_t *sbuf,
-                            zvp_sweep_summary *sum, zvp_error *err)
-{
-    hid_t filespace = H5Dget_space(f->status);
-    uint64_t f0;
-    int rc = ZVP_SUCCESS;
-    if (filespace < 0)
-        return zvp_h5_fail(err, f->path, "get the dataspace of", "/status");
-    for (f0 = 0; rc == ZVP_SUCCESS && f0 < pl->points;) {
-        uint64_t start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES];
-        uint64_t npts = zvp_sweep_block(pl, f0, start, count), p, failed = UINT64_MAX;
-        rc = zvp_eval_grid(pl->m, fixed, axes, pl->n_axes, f0, npts, obuf, sbuf, threads, err);
-        if (rc)
-            break;
-        for (p = 0; p < npts; p++) {
-            switch (sbuf[p]) {
-            case ZVP_POINT_OK: sum->ok++; break;
-            case ZVP_POINT_UNSTABLE: sum->unstable++; break;
-            case ZVP_POINT_INVALID: sum->invalid++; break;
-            default: /* ZVP_POINT_FAILED: the sweep stops after this block */
-                if (failed == UINT64_MAX)
-                    failed = p;
-                sbuf[p] = ZVP_POINT_NOT_COMPUTED;
-            }
-        }
-        rc = zvp_sweep_write_block(f, pl, filespace, start, count, npts, obuf, sbuf, err);
-        if (rc == ZVP_SUCCESS)
-            rc = zvp_h5_check(&f->guard, f->path, err); /* disk full: stop now */
-        if (rc == ZVP_SUCCESS && failed != UINT64_MAX)
-            rc = zvp_sweep_point_error(pl, fixed, f0 + failed, err);
-        f0 += npts;
-    }
-    if (H5Sclose(filespace) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, f->path, "close the dataspace of", "/status");
+    if (mem >= 0 && H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "status");
     return rc;
 }
 
-int zvp_sweep_run(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
-                  const char *path, const zvp_sweep_options *opt, zvp_sweep_summary *summary,
-                  zvp_error *err)
+int zvp_sweep_file_flush(zvp_sweep_file *f, zvp_error *err)
 {
-    zvp_sweep_options defaults;
-    zvp_sweep_plan pl;
-    zvp_sweep_file f;
-    zvp_atomic out;
-    zvp_sweep_summary sum;
-    zvp_h5_quiet quiet;
-    const zvp_model *m;
-    double *fixed, *obuf;
-    uint8_t *sbuf;
-    uint64_t block_points, cap;
-    int rc;
-    double t0 = zvp_sweep_now_s();
+    if (H5Fflush(f->h5, H5F_SCOPE_LOCAL) < 0)
+        return zvp_h5_fail(err, f->path, "flush file", f->file);
+    return f->guard ? zvp_h5_check(&f->g, f->path, err) : ZVP_SUCCESS;
+}
 
-    memset(&sum, 0, sizeof sum);
-    if (summary)
-        *summary = sum;
-    if (!mf || !axes || !path)
-        return zvp_fail(err, ZVP_EINVAL, "zvp_sweep_run: mf, axes and path must not be NULL");
-    if (!opt) {
-        zvp_sweep_options_init(&defaults);
-        opt = &defaults;
-    }
-    if (opt->threads < 0)
-        return zvp_fail(err, ZVP_EINVAL,
-                        "sweep: threads = %d is out of range [0, inf) (0 = the OpenMP default)",
-                        (int)opt->threads);
-    block_points = opt->block_points ? opt->block_points : ZVP_SWEEP_DEFAULT_BLOCK;
-    if ((rc = zvp_sweep_make_plan(mf, axes, n_axes, block_points, &pl, err)))
-        return rc;
-    m = pl.m;
-    fixed = zvp_model_file_params((zvp_model_file *)mf); /* read only */
-    if (!fixed)
-        return zvp_fail(err, ZVP_EINVAL, "sweep: the model file has no parameter vector");
-
-    /* one block: outputs (output-major) and status */
-    cap = pl.block_capacity;
-    if (m->n_outputs && cap > SIZE_MAX / sizeof(double) / m->n_outputs)
-        return zvp_fail(err, ZVP_EINVAL, "sweep: block_points = %llu is too large",
-                        (unsigned long long)block_points);
-    obuf = malloc((size_t)cap * (m->n_outputs ? m->n_outputs : 1) * sizeof *obuf);
-    sbuf = malloc((size_t)cap);
-    if (!obuf || !sbuf) {
-        free(obuf);
-        free(sbuf);
-        return zvp_fail(err, ZVP_ENOMEM,
-                        "sweep: cannot allocate the block buffers (%llu points x %zu outputs)",
-                        (unsigned long long)cap, m->n_outputs);
-    }
-
-    rc = zvp_atomic_begin(&out, path, err);
-    sum.points = pl.points;
-    if (!rc) {
-        zvp_h5_quiet_begin(&quiet);
-        zvp_sweep_file_init(&f, &pl, &out);
-        rc = zvp_sweep_file_create(&f, mf, &pl, opt, fixed, err);
-        if (!rc)
-            rc = zvp_sweep_blocks(&f, &pl, axes, fixed, (int)opt->threads, obuf, sbuf, &sum,
-                                  err);
-        rc = zvp_sweep_file_close(&f, rc, err);
-        zvp_h5_quiet_end(&quiet);
-        if (!rc)
-            rc = zvp_atomic_commit(&out, err);
-        else
-            zvp_atomic_abort(&out);
-    }
-    free(obuf);
-    free(sbuf);
-    sum.seconds = zvp_sweep_now_s() - t0;
-    if (summary)
-        *summary = sum;
-    return rc;
+int zvp_sweep_file_finish(zvp_sweep_file *f, zvp_error *err)
+{
+    const int32_t complete = 1;
+    int rc = zvp_h5_attr_typed(f->h5, "/", "sweep_complete", H5T_NATIVE_INT32, &complete, 1,
+                               f->path, err);
+    return rc ? rc : zvp_sweep_file_flush(f, err);
 }

@@ -114,3 +114,16 @@ uint64_t zvp_sweep_block(const zvp_sweep_plan *pl, uint64_t f0, uint64_t *start,
     }
     return cnt * pl->inner;
 }
+
+uint64_t zvp_sweep_n_blocks(const zvp_sweep_plan *pl)
+{
+    uint64_t row = pl->dims[pl->split] * pl->inner; /* points per outer row */
+    uint64_t per_row = (pl->dims[pl->split] + pl->per_block - 1) / pl->per_block;
+    return pl->points / row * per_row;
+}
+
+uint64_t zvp_sweep_block_start(const zvp_sweep_plan *pl, uint64_t b)
+{
+    uint64_t per_row = (pl->dims[pl->split] + pl->per_block - 1) / pl->per_block;
+    return b / per_row * pl->dims[pl->split] * pl->inner + b % per_row * pl->block_capacity;
+}

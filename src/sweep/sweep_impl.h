@@ -1,13 +1,16 @@
 /*
  * src/sweep/sweep_impl.h - private interface between the parts of the sweep engine
- * (axis.c, grid.c, plan.c, h5write.c). Not installed. See src/sweep/README.md.
+ * (axis.c, grid.c, plan.c, h5write.c, resume.c, run.c). Not installed. See
+ * src/sweep/README.md; the MPI driver reuses the plan and the file layer below.
  */
 #ifndef ZVMPERF_SWEEP_IMPL_H
 #define ZVMPERF_SWEEP_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <hdf5.h>
 #include "zvmperf/sweep.h"
+#include "h5util.h"
 
 #define ZVP_SWEEP_MAX_AXES 8
 #define ZVP_SWEEP_DEFAULT_BLOCK 65536u
@@ -50,5 +53,92 @@ int zvp_sweep_make_plan(const zvp_model_file *mf, const zvp_axis *axes, size_t n
  * (n_axes entries each) and its number of points (returned). */
 uint64_t zvp_sweep_block(const zvp_sweep_plan *pl, uint64_t f0, uint64_t *start,
                          uint64_t *count);
+
+/* zvp_sweep_n_blocks - the number of blocks of the plan; the block b starts at flat point
+ * b * (per_block * inner) along the split axis, cut at the end of each outer row: use
+ * zvp_sweep_block_start. */
+uint64_t zvp_sweep_n_blocks(const zvp_sweep_plan *pl);
+/* zvp_sweep_block_start - the first flat point of block b (b < zvp_sweep_n_blocks). */
+uint64_t zvp_sweep_block_start(const zvp_sweep_plan *pl, uint64_t b);
+
+/* ---- the sweep file, layout version 2 (h5write.c, resume.c; README.md "File layout") ----
+ * Every function below is called by every process that has the file open (under MPI: by
+ * every rank, collectively, with the same arguments except the block data). fapl and dxpl
+ * are HDF5 property lists: H5P_DEFAULT for a serial sweep (then the guard driver of
+ * src/h5util.h does the I/O: guard = 1), or the MPI driver's file-access list
+ * (H5Pset_fapl_mpio) and collective transfer list (H5Pset_dxpl_mpio) with guard = 0. */
+#define ZVP_SWEEP_LAYOUT_VERSION 2
+
+typedef struct zvp_sweep_file {
+    const char *path;  /* the target OUT, for messages */
+    const char *file;  /* the file opened: OUT.partial */
+    int guard;         /* 1: guard driver (serial); 0: plain H5Fcreate/H5Fopen with fapl */
+    int unreadable;    /* set by zvp_sweep_file_open when HDF5 cannot read the file */
+    zvp_h5_guard g;
+    hid_t h5, status, space; /* file, /status, a file dataspace for the hyperslabs */
+    hid_t axis[ZVP_SWEEP_MAX_AXES];
+    hid_t *output; /* [n_outputs] */
+    size_t n_outputs;
+    hsize_t dims[ZVP_SWEEP_MAX_AXES], chunk[ZVP_SWEEP_MAX_AXES];
+} zvp_sweep_file;
+
+/* zvp_sweep_file_init - no handle open; target and file (OUT.partial) are kept by pointer. */
+void zvp_sweep_file_init(zvp_sweep_file *f, const zvp_sweep_plan *pl, const char *target,
+                         const char *file, int guard);
+
+/* zvp_sweep_file_create - create f->file (truncating it) with the whole layout: root
+ * attributes (sweep_complete = 0; `created` = created, or now when NULL: pass one string to
+ * every rank), the coordinate variables, /parameters (fixed[] at the non-swept parameters),
+ * and /status and the outputs empty (fill 0 / NaN). ZVP_EIO naming the object. */
+int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_sweep_plan *pl,
+                          const char *command, const char *created, const double *fixed,
+                          hid_t fapl, zvp_error *err);
+
+/* zvp_sweep_file_open - reopen f->file read-write for --resume and check it against the
+ * sweep asked for (resume.c): layout version, model, axes (names, lengths, values bit for
+ * bit), fixed parameters (bit for bit) and model-file text, in that order. ZVP_EINVAL
+ * naming the first difference; ZVP_EIO with f->unreadable = 1 when HDF5 cannot open the
+ * file or one of its datasets (a partial file cut by a crash). */
+int zvp_sweep_file_open(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_sweep_plan *pl,
+                        const double *fixed, hid_t fapl, zvp_error *err);
+
+/* zvp_sweep_file_write_block - write the block start[]/count[] (npts points) of /status
+ * (sbuf[npts], written last) and of every output (obuf[n_outputs * npts], output-major).
+ * npts = 0: an empty selection (a rank with no block in a collective round). */
+int zvp_sweep_file_write_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                               const uint64_t *count, uint64_t npts, const double *obuf,
+                               const uint8_t *sbuf, zvp_error *err);
+
+/* zvp_sweep_file_read_status - read the block start[]/count[] of /status into sbuf[npts]
+ * (npts = 0: empty selection). ZVP_EIO (f->unreadable = 1) when HDF5 cannot. */
+int zvp_sweep_file_read_status(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                               const uint64_t *count, uint64_t npts, uint8_t *sbuf,
+                               zvp_error *err);
+
+/* zvp_sweep_file_flush - H5Fflush (the guard driver also fsyncs): the file on disk is then
+ * complete up to the last block written; ZVP_EIO on a write error (disk full). */
+int zvp_sweep_file_flush(zvp_sweep_file *f, zvp_error *err);
+
+/* zvp_sweep_file_finish - set sweep_complete = 1 and flush (before the rename). */
+int zvp_sweep_file_finish(zvp_sweep_file *f, zvp_error *err);
+
+/* zvp_sweep_file_close - close every handle; rc is returned unless it is ZVP_SUCCESS and a
+ * close or an earlier write failed (ZVP_EIO). Safe on an initialised f, and twice. */
+int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err);
+
+/* ---- resume.c ---- */
+
+/* zvp_sweep_check_partial - the checks of zvp_sweep_file_open on the open f->h5. */
+int zvp_sweep_check_partial(zvp_sweep_file *f, const zvp_model_file *mf,
+                            const zvp_sweep_plan *pl, const double *fixed, zvp_error *err);
+
+
+/* zvp_sweep_lock - create and lock (flock LOCK_EX | LOCK_NB) the lock file lockpath
+ * (OUT.partial.lock) and keep it locked in *fd until zvp_sweep_unlock. ZVP_EIO when
+ * another process holds it ("another sweep is writing 'OUT.partial' ..."), or it cannot be
+ * created. */
+int zvp_sweep_lock(const char *lockpath, const char *partial, int *fd, zvp_error *err);
+/* zvp_sweep_unlock - remove lockpath and release the lock (fd < 0: no-op). */
+void zvp_sweep_unlock(const char *lockpath, int fd);
 
 #endif

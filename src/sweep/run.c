@@ -1,0 +1,347 @@
+/*
+ * src/sweep/run.c - zvp_sweep_run: a grid evaluated block by block with zvp_eval_grid (in
+ * parallel, into buffers) and written by the file layer (h5write.c) from the calling thread,
+ * into OUT.partial, flushed after each block and renamed to OUT when complete; resumable,
+ * locked, with a progress callback that can cancel. src/sweep/README.md.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "h5util.h"
+#include "util/atomic.h"
+#include "internal.h"
+#include "sweep/sweep_impl.h"
+
+void zvp_sweep_options_init(zvp_sweep_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+    opt->threads = 0;
+    opt->reserved = 0;
+    opt->block_points = ZVP_SWEEP_DEFAULT_BLOCK;
+    opt->command = NULL;
+    opt->progress = NULL;
+    opt->progress_user = NULL;
+    opt->resume = 0;
+}
+
+static double zvp_sweep_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The first failed point of a block (flat index `flat`): evaluate it again, serially, for
+ * the message that names it (flat index and axis values). */
+static int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
+                                 zvp_error *err)
+{
+    const zvp_model *m = pl->m;
+    char where[256];
+    size_t k, used = 0;
+    uint64_t rest = flat;
+    zvp_error e;
+    int rc;
+    double *params = malloc((m->n_params + m->n_outputs + 1) * sizeof *params);
+    if (!params)
+        return zvp_fail(err, ZVP_ENOMEM, "sweep of model '%s' stopped at point %llu: out of "
+                        "memory", m->name, (unsigned long long)flat);
+    memcpy(params, fixed, m->n_params * sizeof *params);
+    for (k = pl->n_axes; k-- > 0;) {
+        params[pl->param[k]] = pl->values[k][rest % pl->dims[k]];
+        rest /= pl->dims[k];
+    }
+    zvp_error_clear(&e);
+    rc = zvp_model_eval(m, params, params + m->n_params, &e);
+    where[0] = '\0';
+    for (k = 0; k < pl->n_axes && used + 1 < sizeof where; k++) {
+        int w = snprintf(where + used, sizeof where - used, "%s%s = %.17g", k ? ", " : "",
+                         m->params[pl->param[k]].name, params[pl->param[k]]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    free(params);
+    if (rc == ZVP_SUCCESS || rc == ZVP_EUNSTABLE || rc == ZVP_EINVAL) /* not reproducible */
+        rc = ZVP_EINVAL;
+    return zvp_fail(err, rc, "sweep of model '%s' stopped at point %llu (%s): %s", m->name,
+                    (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
+}
+
+/* Count the status codes of npts points into sum; the first ZVP_POINT_FAILED point (index
+ * in the block) is returned (UINT64_MAX: none) and every such point set back to 0. */
+static uint64_t zvp_sweep_count(uint8_t *sbuf, uint64_t npts, zvp_sweep_summary *sum)
+{
+    uint64_t p, failed = UINT64_MAX;
+    for (p = 0; p < npts; p++) {
+        switch (sbuf[p]) {
+        case ZVP_POINT_OK: sum->ok++; break;
+        case ZVP_POINT_UNSTABLE: sum->unstable++; break;
+        case ZVP_POINT_INVALID: sum->invalid++; break;
+        default: /* ZVP_POINT_FAILED: the sweep stops after this block */
+            if (failed == UINT64_MAX)
+                failed = p;
+            sbuf[p] = ZVP_POINT_NOT_COMPUTED;
+        }
+    }
+    return failed;
+}
+
+/* The state of one run: plan, file, buffers, the blocks already done (resume). */
+typedef struct zvp_sweep_run_state {
+    const zvp_sweep_plan *pl;
+    const zvp_axis *axes;
+    const double *fixed;
+    const zvp_sweep_options *opt;
+    zvp_sweep_file *f;
+    double *obuf;
+    uint8_t *sbuf;
+    unsigned char *done; /* bit per block: complete in the partial file */
+    uint64_t n_blocks, done_points;
+    zvp_sweep_summary *sum;
+} zvp_sweep_run_state;
+
+/* Resume bookkeeping: read the status of every block; a block with no point at 0 is done
+ * (its counts go to the summary), any other block is computed again whole. */
+static int zvp_sweep_scan(zvp_sweep_run_state *s, zvp_error *err)
+{
+    uint64_t b, start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES];
+    for (b = 0; b < s->n_blocks; b++) {
+        uint64_t f0 = zvp_sweep_block_start(s->pl, b), p;
+        uint64_t npts = zvp_sweep_block(s->pl, f0, start, count);
+        zvp_sweep_summary part;
+        int rc = zvp_sweep_file_read_status(s->f, H5P_DEFAULT, start, count, npts, s->sbuf, err);
+        if (rc)
+            return rc;
+        for (p = 0; p < npts && s->sbuf[p] != ZVP_POINT_NOT_COMPUTED; p++)
+            ;
+        if (p < npts)
+            continue;
+        memset(&part, 0, sizeof part);
+        if (zvp_sweep_count(s->sbuf, npts, &part) != UINT64_MAX)
+            continue; /* a code > 3 in the file: compute the block again */
+        s->sum->ok += part.ok;
+        s->sum->unstable += part.unstable;
+        s->sum->invalid += part.invalid;
+        s->done[b / 8] |= (unsigned char)(1u << (b % 8));
+        s->done_points += npts;
+    }
+    return ZVP_SUCCESS;
+}
+
+static int zvp_sweep_cancel(const zvp_sweep_run_state *s, zvp_error *err)
+{
+    return zvp_fail(err, ZVP_ECANCELED, "sweep canceled after %llu of %llu points; the partial "
+                    "file '%s' keeps them: run the same sweep again with resume on "
+                    "(zvmperf sweep ... --resume) to continue", (unsigned long long)s->done_points,
+                    (unsigned long long)s->pl->points, s->f->file);
+}
+
+/* Evaluate and write every block not done yet, flushing after each. */
+static int zvp_sweep_blocks(zvp_sweep_run_state *s, zvp_error *err)
+{
+    const zvp_sweep_plan *pl = s->pl;
+    const zvp_sweep_options *opt = s->opt;
+    uint64_t b, start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES];
+    int rc = ZVP_SUCCESS;
+    if (opt->progress && opt->progress(s->done_points, pl->points, opt->progress_user))
+        return zvp_sweep_cancel(s, err);
+    for (b = 0; rc == ZVP_SUCCESS && b < s->n_blocks; b++) {
+        uint64_t f0 = zvp_sweep_block_start(pl, b), failed;
+        uint64_t npts = zvp_sweep_block(pl, f0, start, count);
+        if (s->done[b / 8] & (1u << (b % 8)))
+            continue;
+        rc = zvp_eval_grid(pl->m, s->fixed, s->axes, pl->n_axes, f0, npts, s->obuf, s->sbuf,
+                           (int)opt->threads, err);
+        if (rc)
+            break;
+        failed = zvp_sweep_count(s->sbuf, npts, s->sum);
+        rc = zvp_sweep_file_write_block(s->f, H5P_DEFAULT, start, count, npts, s->obuf, s->sbuf,
+                                        err);
+        if (rc == ZVP_SUCCESS)
+            rc = zvp_sweep_file_flush(s->f, err);
+        if (rc == ZVP_SUCCESS && failed != UINT64_MAX)
+            rc = zvp_sweep_point_error(pl, s->fixed, f0 + failed, err);
+        if (rc == ZVP_SUCCESS)
+            s->done_points += npts;
+        if (rc == ZVP_SUCCESS && opt->progress &&
+            opt->progress(s->done_points, pl->points, opt->progress_user) &&
+            s->done_points < pl->points)
+            rc = zvp_sweep_cancel(s, err);
+    }
+    return rc;
+}
+
+/* "<path><suffix>", malloc'ed. */
+static char *zvp_sweep_path(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    char *p = malloc(n + m + 1);
+    if (p) {
+        memcpy(p, path, n);
+        memcpy(p + n, suffix, m + 1);
+    }
+    return p;
+}
+
+static void zvp_sweep_say(zvp_sweep_notice_fn notice, void *user, const char *fmt,
+                          const char *a, const char *b)
+{
+    char msg[3 * ZVP_ERRMSG_MAX];
+    if (!notice)
+        return;
+    snprintf(msg, sizeof msg, fmt, a, b);
+    notice(msg, user);
+}
+
+/* Open the partial file to resume it, or create it (replacing a stale or unreadable one,
+ * saying so). *created = 1 when this run made the file. */
+static int zvp_sweep_start(zvp_sweep_run_state *s, const zvp_model_file *mf,
+                           zvp_sweep_notice_fn notice, void *user, zvp_error *err)
+{
+    struct stat st;
+    zvp_error e;
+    int exists = stat(s->f->file, &st) == 0, rc;
+    if (s->opt->resume && exists) {
+        zvp_error_clear(&e);
+        rc = zvp_sweep_file_open(s->f, mf, s->pl, s->fixed, H5P_DEFAULT, &e);
+        if (rc == ZVP_SUCCESS)
+            rc = zvp_sweep_scan(s, &e);
+        if (rc == ZVP_SUCCESS || !s->f->unreadable)
+            return rc ? zvp_fail(err, rc, "%s", e.message) : rc;
+        zvp_sweep_say(notice, user, "the partial file '%s' cannot be read (%s): it was cut by "
+                      "a crash; starting the sweep again from the beginning", s->f->file,
+                      e.message);
+        zvp_sweep_file_close(s->f, ZVP_EIO, NULL);
+        memset(s->done, 0, (size_t)(s->n_blocks / 8 + 1));
+        s->done_points = 0;
+        s->sum->ok = s->sum->unstable = s->sum->invalid = 0;
+    } else if (s->opt->resume) {
+        zvp_sweep_say(notice, user, "no partial file '%s' to resume: starting the sweep from "
+                      "the beginning%s", s->f->file, "");
+    } else if (exists) {
+        zvp_sweep_say(notice, user, "replacing the partial file '%s' of an earlier sweep (%s)",
+                      s->f->file, "--resume would continue it");
+    }
+    return zvp_sweep_file_create(s->f, mf, s->pl, s->opt->command, NULL, s->fixed,
+                                 H5P_DEFAULT, err);
+}
+
+/* Run the sweep into the locked partial file and rename it when complete. */
+static int zvp_sweep_file_run(zvp_sweep_run_state *s, const zvp_model_file *mf,
+                              const char *path, zvp_sweep_notice_fn notice, void *user,
+                              zvp_error *err)
+{
+    zvp_h5_quiet quiet;
+    zvp_atomic out;
+    int rc;
+    zvp_h5_quiet_begin(&quiet);
+    rc = zvp_sweep_start(s, mf, notice, user, err);
+    if (rc == ZVP_SUCCESS)
+        rc = zvp_sweep_blocks(s, err);
+    if (rc == ZVP_SUCCESS)
+        rc = zvp_sweep_file_finish(s->f, err);
+    rc = zvp_sweep_file_close(s->f, rc, err);
+    zvp_h5_quiet_end(&quiet);
+    if (rc != ZVP_SUCCESS)
+        return rc; /* the partial file stays (valid up to its last flush) */
+    out.target = zvp_sweep_path(path, "");
+    out.tmp = zvp_sweep_path(s->f->file, "");
+    if (!out.target || !out.tmp) {
+        free(out.target);
+        free(out.tmp);
+        return zvp_fail(err, ZVP_ENOMEM, "sweep: out of memory");
+    }
+    return zvp_atomic_commit(&out, err); /* fsync, rename over path, fsync the directory */
+}
+
+int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
+                         const char *path, const zvp_sweep_options *opt,
+                         zvp_sweep_summary *summary, zvp_sweep_notice_fn notice,
+                         void *notice_user, zvp_error *err)
+{
+    zvp_sweep_options defaults;
+    zvp_sweep_plan pl;
+    zvp_sweep_file f;
+    zvp_sweep_summary sum;
+    zvp_sweep_run_state s;
+    zvp_atomic chk;
+    char *partial = NULL, *lockpath = NULL;
+    int rc, lockfd = -1;
+    double t0 = zvp_sweep_now_s();
+
+    memset(&sum, 0, sizeof sum);
+    memset(&s, 0, sizeof s);
+    if (summary)
+        *summary = sum;
+    if (!mf || !axes || !path)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_sweep_run: mf, axes and path must not be NULL");
+    if (!opt) {
+        zvp_sweep_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (opt->threads < 0)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweep: threads = %d is out of range [0, inf) (0 = the OpenMP default)",
+                        (int)opt->threads);
+    if ((rc = zvp_sweep_make_plan(mf, axes, n_axes,
+                                  opt->block_points ? opt->block_points : ZVP_SWEEP_DEFAULT_BLOCK,
+                                  &pl, err)))
+        return rc;
+    s.pl = &pl;
+    s.axes = axes;
+    s.opt = opt;
+    s.f = &f;
+    s.sum = &sum;
+    s.fixed = zvp_model_file_params((zvp_model_file *)mf); /* read only */
+    if (!s.fixed)
+        return zvp_fail(err, ZVP_EINVAL, "sweep: the model file has no parameter vector");
+    if (pl.m->n_outputs && pl.block_capacity > SIZE_MAX / sizeof(double) / pl.m->n_outputs)
+        return zvp_fail(err, ZVP_EINVAL, "sweep: block_points = %llu is too large",
+                        (unsigned long long)opt->block_points);
+    /* the target's directory must be writable (the message names it) */
+    if ((rc = zvp_atomic_begin(&chk, path, err)))
+        return rc;
+    zvp_atomic_abort(&chk);
+
+    s.n_blocks = zvp_sweep_n_blocks(&pl);
+    s.obuf = malloc((size_t)pl.block_capacity * (pl.m->n_outputs ? pl.m->n_outputs : 1) *
+                    sizeof *s.obuf);
+    s.sbuf = malloc((size_t)pl.block_capacity);
+    s.done = calloc((size_t)(s.n_blocks / 8 + 1), 1);
+    partial = zvp_sweep_path(path, ".partial");
+    lockpath = zvp_sweep_path(path, ".partial.lock");
+    if (!s.obuf || !s.sbuf || !s.done || !partial || !lockpath)
+        rc = zvp_fail(err, ZVP_ENOMEM, "sweep: cannot allocate the block buffers (%llu points "
+                      "x %zu outputs)", (unsigned long long)pl.block_capacity, pl.m->n_outputs);
+    sum.points = pl.points;
+    if (rc == ZVP_SUCCESS)
+        rc = zvp_sweep_lock(lockpath, partial, &lockfd, err);
+    if (rc == ZVP_SUCCESS) {
+        zvp_sweep_file_init(&f, &pl, path, partial, 1);
+        rc = zvp_sweep_file_run(&s, mf, path, notice, notice_user, err);
+        zvp_sweep_unlock(lockpath, lockfd);
+    }
+    free(s.obuf);
+    free(s.sbuf);
+    free(s.done);
+    free(partial);
+    free(lockpath);
+    sum.seconds = zvp_sweep_now_s() - t0;
+    if (summary)
+        *summary = sum;
+    return rc;
+}
+
+int zvp_sweep_run(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
+                  const char *path, const zvp_sweep_options *opt, zvp_sweep_summary *summary,
+                  zvp_error *err)
+{
+    return zvp_sweep_run_notify(mf, axes, n_axes, path, opt, summary, NULL, NULL, err);
+}
