@@ -106,7 +106,7 @@ if "$PY" -c "import h5py" 2>/dev/null; then
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r+") as f:
     if "sweep_complete" in f.attrs:
-        f.attrs["sweep_complete"] = np.int32(0)
+        f.attrs.modify("sweep_complete", np.int32(0))
     for b in (3, 4, 9):  # blocks of 7 arrival rates
         f["status"][7 * b:7 * b + 7] = 0
         for k in f.keys():

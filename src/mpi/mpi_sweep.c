@@ -7,9 +7,9 @@
  * (H5FD_MPIO_COLLECTIVE) differ. The grid's blocks are handed out in rounds of
  * ZVP_MPI_ROUND x ranks blocks: each rank takes the next block index from a counter on rank
  * 0 (MPI_Fetch_and_op) until the round's blocks are gone or it holds ZVP_MPI_HOLD blocks,
- * evaluates each with zvp_eval_grid (its OpenMP threads), and then every rank writes its
- * blocks in as many collective writes as the busiest rank holds (a rank with fewer writes
- * empty selections), and the file is flushed. A fast rank thus takes more blocks of a round
+ * evaluates each with zvp_eval_grid (its OpenMP threads), and then every rank writes the
+ * union of its blocks with one collective write per dataset (a rank without a block writes
+ * an empty selection), and the file is flushed. A fast rank thus takes more blocks of a round
  * than a slow one. Every point is computed alone by zvp_model_eval and written at its place,
  * so the datasets are the serial sweep's, bit for bit.
  */
@@ -197,20 +197,63 @@ static int take_blocks(mpi_run *r, uint64_t hi, uint64_t *pending, int *held, ui
     return rc;
 }
 
-/* Write the held blocks: `rounds` collective writes (the busiest rank's count), then flush. */
-static int write_blocks(mpi_run *r, int held, int writes, zvp_error *err)
+/* Select this rank's held blocks: their union in the file dataspace f.space, and in mem
+ * (1-D, the slots of the buffers: slot s holds points at s * stride + offset(s) +
+ * [0, npts_s) for output `k` (offset = k * npts_s; status: k = 0, stride = capacity)).
+ * Blocks are held in increasing index order, so the memory order of the union is its
+ * order in the file (C order). held = 0: empty selections. */
+static int select_held(mpi_run *r, int held, size_t k, size_t stride, hid_t mem, zvp_error *err)
 {
     const zvp_sweep_plan *pl = &r->pl;
-    size_t nout = pl->m->n_outputs ? pl->m->n_outputs : 1;
-    int i, rc = ZVP_SUCCESS;
-    for (i = 0; i < writes && rc == ZVP_SUCCESS; i++) {
-        uint64_t start[ZVP_SWEEP_MAX_AXES] = {0}, count[ZVP_SWEEP_MAX_AXES] = {0}, npts = 0;
-        if (i < held)
-            npts = zvp_sweep_block(pl, zvp_sweep_block_start(pl, r->held[i]), start, count);
-        rc = zvp_sweep_file_write_block(&r->f, r->dxpl, start, count, npts,
-                                        r->obuf + (size_t)i * nout * (size_t)pl->block_capacity,
-                                        r->sbuf + (size_t)i * (size_t)pl->block_capacity, err);
+    int i;
+    size_t a;
+    if (held == 0 && (H5Sselect_none(r->f.space) < 0 || H5Sselect_none(mem) < 0))
+        return zvp_h5_fail(err, r->f.path, "select an empty block of", "status");
+    for (i = 0; i < held; i++) {
+        uint64_t start64[ZVP_SWEEP_MAX_AXES], count64[ZVP_SWEEP_MAX_AXES];
+        hsize_t start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES], m0, mn;
+        H5S_seloper_t op = i == 0 ? H5S_SELECT_SET : H5S_SELECT_OR;
+        uint64_t npts = zvp_sweep_block(pl, zvp_sweep_block_start(pl, r->held[i]), start64,
+                                        count64);
+        for (a = 0; a < pl->n_axes; a++) {
+            start[a] = (hsize_t)start64[a];
+            count[a] = (hsize_t)count64[a];
+        }
+        m0 = (hsize_t)((size_t)i * stride + k * (size_t)npts);
+        mn = (hsize_t)npts;
+        if (H5Sselect_hyperslab(r->f.space, op, start, NULL, count, NULL) < 0 ||
+            H5Sselect_hyperslab(mem, op, &m0, NULL, &mn, NULL) < 0)
+            return zvp_h5_fail(err, r->f.path, "select the blocks of a round in", "status");
     }
+    return ZVP_SUCCESS;
+}
+
+/* Write the held blocks: one collective write per dataset (outputs first, /status last, as
+ * the serial writer does), then flush. Every rank makes the same calls. */
+static int write_blocks(mpi_run *r, int held, zvp_error *err)
+{
+    const zvp_sweep_plan *pl = &r->pl;
+    size_t nout = pl->m->n_outputs ? pl->m->n_outputs : 1, k;
+    size_t ostride = nout * (size_t)pl->block_capacity;
+    hsize_t on = (hsize_t)(ZVP_MPI_HOLD * ostride), sn = (hsize_t)(ZVP_MPI_HOLD * pl->block_capacity);
+    hid_t omem = H5Screate_simple(1, &on, NULL), smem = H5Screate_simple(1, &sn, NULL);
+    int rc = omem < 0 || smem < 0 ? zvp_h5_fail(err, r->f.path, "create the memory dataspace "
+                                                "of a round of", "status") : ZVP_SUCCESS;
+    for (k = 0; rc == ZVP_SUCCESS && k < r->f.n_outputs; k++) {
+        rc = select_held(r, held, k, ostride, omem, err);
+        if (rc == ZVP_SUCCESS && H5Dwrite(r->f.output[k], H5T_NATIVE_DOUBLE, omem, r->f.space,
+                                          r->dxpl, r->obuf) < 0)
+            rc = zvp_h5_fail(err, r->f.path, "write a round of", pl->m->outputs[k].name);
+    }
+    if (rc == ZVP_SUCCESS)
+        rc = select_held(r, held, 0, (size_t)pl->block_capacity, smem, err);
+    if (rc == ZVP_SUCCESS &&
+        H5Dwrite(r->f.status, H5T_NATIVE_UINT8, smem, r->f.space, r->dxpl, r->sbuf) < 0)
+        rc = zvp_h5_fail(err, r->f.path, "write a round of", "status");
+    if (omem >= 0)
+        H5Sclose(omem);
+    if (smem >= 0)
+        H5Sclose(smem);
     if (rc == ZVP_SUCCESS)
         rc = zvp_sweep_file_flush(&r->f, err);
     return rc;
@@ -224,15 +267,14 @@ static int rounds(mpi_run *r, uint64_t at_start, zvp_error *err)
     int rc = ZVP_SUCCESS;
     for (lo = 0; lo < r->n_blocks; lo += per) {
         uint64_t hi = lo + per < r->n_blocks ? lo + per : r->n_blocks, failed = UINT64_MAX;
-        int held = 0, flags[2], all[2];
+        int held = 0, stop, any;
         rc = take_blocks(r, hi, &pending, &held, &failed, err);
-        /* the busiest rank's count of writes, and a stop asked on any rank */
-        flags[0] = rc ? 0 : held;
-        flags[1] = r->opt->stop && *r->opt->stop;
-        MPI_Allreduce(flags, all, 2, MPI_INT, MPI_MAX, r->comm);
+        /* a stop asked on any rank stops every rank after this round */
+        stop = r->opt->stop && *r->opt->stop;
+        MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_MAX, r->comm);
         if ((rc = agree(r, rc, err)))
             return rc;
-        rc = agree(r, write_blocks(r, held, all[0], err), err);
+        rc = agree(r, write_blocks(r, held, err), err);
         if (rc)
             return rc;
         MPI_Allreduce(r->counts, tot, 4, MPI_UINT64_T, MPI_SUM, r->comm);
@@ -244,7 +286,7 @@ static int rounds(mpi_run *r, uint64_t at_start, zvp_error *err)
             rc = first == failed ? point_error(r, first, err) : ZVP_SUCCESS;
             return agree(r, rc, err);
         }
-        if (all[1])
+        if (any)
             return ZVP_ECANCELED;
     }
     return ZVP_SUCCESS;
@@ -332,7 +374,7 @@ static int setup(mpi_run *r, zvp_error *err)
     r->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (r->fapl < 0 || r->dxpl < 0 || H5Pset_fapl_mpio(r->fapl, r->comm, MPI_INFO_NULL) < 0 ||
         H5Pset_libver_bounds(r->fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
-        H5Pset_all_coll_metadata_ops(r->fapl, 1) < 0 || H5Pset_coll_metadata_write(r->fapl, 1) < 0 ||
+        
         H5Pset_dxpl_mpio(r->dxpl, H5FD_MPIO_COLLECTIVE) < 0)
         rc = zvp_h5_fail(err, r->f.path, "set the MPI-IO properties of", r->f.path);
     r->n_blocks = zvp_sweep_n_blocks(pl);
