@@ -82,8 +82,8 @@ static void progress(const mpi_run *r, uint64_t done, uint64_t at_start, int las
 {
     double dt = now_s() - r->t0, rate = dt > 0 ? (double)(done - at_start) / dt : 0;
     double pct = r->pl.points ? 100.0 * (double)done / (double)r->pl.points : 100.0;
-    if (!r->opt->progress || r->rank != 0)
-        return;
+    if (!r->opt->progress || r->rank != 0 || (done == r->pl.points && !last))
+        return; /* 100% once, with the newline */
     if (rate > 0 && done < r->pl.points) {
         double eta = (double)(r->pl.points - done) / rate;
         fprintf(stderr, "\rsweep: %5.1f%%  %.3g points/s on %d ranks  ETA %d:%02d:%02d   ", pct,
