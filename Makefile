@@ -148,7 +148,7 @@ $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 
 # Debian packages for the build, the tests and the notebooks; installed when missing (as root,
 # or with sudo). Run as its own make invocation: the flags above are read from pkg-config.
-DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools libcunit1-dev \
+DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools netcdf-bin libcunit1-dev \
             libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
             python3-setuptools jupyter-nbconvert python3-ipykernel
 deps:

@@ -78,9 +78,9 @@ if "$PY" - "$T/s.h5" <<'PYEOF'
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 assert f.attrs["model"] in (b"sweetspot", "sweetspot")
-assert list(f["axes/storage_gb"][:]) == [256, 512, 768, 1024]
-assert list(f["axes/cpus"][:]) == [16, 64]
-etr = f["outputs/etr"]
+assert list(f["storage_gb"][:]) == [256, 512, 768, 1024]
+assert list(f["cpus"][:]) == [16, 64]
+etr = f["etr"]
 assert etr.shape == (4, 2) and etr.attrs["units"] in (b"kpages/s", "kpages/s")
 assert (f["status"][:] == 1).all()
 assert np.isfinite(etr[:]).all()
@@ -421,5 +421,83 @@ expect 0 "model mmc" -- timeout 30 "$ZVP" eval "$I/big.ini"
 fit wide.csv > "$I/fit_wide.ini"
 expect 0 "service_rate_per_s" -- timeout 60 "$ZVP" calibrate "$I/fit_wide.ini" -o "$I/o_wide.ini"
 
+
+# ---- issue 10: the sweep file is netCDF-4/CF; crash-safe, resumable, locked, with progress ----
+S="$T/i10"; rm -rf "$S"; mkdir -p "$S"
+expect 0 "6 points" -- "$ZVP" sweep mmc --axis servers=1,2 --axis arrival_rate_per_s=0.5,1,1.5 -o "$S/small.h5"
+if ncdump -h "$S/small.h5" > "$S/ncdump.txt" 2>&1 &&
+   grep -q "double utilization(servers, arrival_rate_per_s)" "$S/ncdump.txt" &&
+   grep -q "ubyte status(servers, arrival_rate_per_s)" "$S/ncdump.txt" &&
+   grep -q 'flag_meanings = "not_computed ok no_steady_state invalid_input"' "$S/ncdump.txt" &&
+   grep -q ':Conventions = "CF-1.8"' "$S/ncdump.txt"
+then ok; else bad "ncdump -h of a sweep file: $(head -c 400 "$S/ncdump.txt")"; fi
+if "$PY" - "$S/small.h5" <<'PYEOF'
+import sys, xarray
+ds = xarray.open_dataset(sys.argv[1], engine="h5netcdf")
+assert list(ds.coords) == ["servers", "arrival_rate_per_s"], list(ds.coords)
+assert "status" in ds.data_vars and "utilization" in ds.data_vars and "servers" not in ds.data_vars
+assert ds["utilization"].dims == ("servers", "arrival_rate_per_s")
+assert ds["arrival_rate_per_s"].attrs["units"] == "1/s" and ds["utilization"].attrs["long_name"]
+# M/M/c with mu = 1 (the default): utilization = lambda / (c mu)
+assert abs(float(ds["utilization"].sel(servers=2, arrival_rate_per_s=1.5)) - 0.75) < 1e-12
+assert ds.attrs["Conventions"] == "CF-1.8" and int(ds.attrs["sweep_complete"]) == 1
+PYEOF
+then ok; else bad "xarray.open_dataset(engine='h5netcdf') of a sweep file"; fi
+# the same datasets, bit for bit (attributes such as `created` and `command` may differ)
+same_sweep() {
+"$PY" - "$1" "$2" <<'PYEOF'
+import sys, h5py
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+names = sorted(k for k in a if isinstance(a[k], h5py.Dataset))
+assert names == sorted(k for k in b if isinstance(b[k], h5py.Dataset)), names
+for k in names:
+    x, y = a[k][()], b[k][()]
+    assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes(), k
+assert int(b.attrs["sweep_complete"]) == 1 and (b["status"][()] > 0).all()
+PYEOF
+}
+# wait (at most 20 s) until file $1 matches the pattern $2
+wait_for() { n=0; until grep -q "$2" "$1" 2>/dev/null || [ $n -ge 400 ]; do sleep 0.05; n=$((n + 1)); done; }
+GRID="mmc --axis servers=1:8:1 --axis arrival_rate_per_s=0.0001:6:0.0001 --threads 1" # 8 blocks
+"$ZVP" sweep $GRID -o "$S/ref.h5" 2>"$S/ref.err" && ok || bad "reference sweep: $(cat "$S/ref.err")"
+grep -q '%' "$S/ref.err" && bad "progress line shown although stderr is not a terminal" || ok
+# SIGINT: stops after the current block, exit 130, says how to resume, old file kept
+echo "previous sweep" > "$S/int.h5"
+"$ZVP" sweep $GRID -o "$S/int.h5" --progress 2>"$S/int.err" & pid=$!
+wait_for "$S/int.err" '%'; kill -INT $pid; wait $pid; st=$?
+[ $st -eq 130 ] && ok || bad "sweep after SIGINT: exit $st (want 130): $(cat "$S/int.err")"
+grep -q -- "--resume" "$S/int.err" && ok || bad "no resume hint after SIGINT: $(cat "$S/int.err")"
+[ "$(cat "$S/int.h5")" = "previous sweep" ] && [ -f "$S/int.h5.partial" ] && ok || bad "SIGINT: old file or partial file lost"
+expect 0 "resuming" -- "$ZVP" sweep $GRID -o "$S/int.h5" --resume
+same_sweep "$S/ref.h5" "$S/int.h5" && ok || bad "resumed after SIGINT differs from the uninterrupted sweep"
+[ ! -e "$S/int.h5.partial" ] && ok || bad "partial file left after a complete sweep"
+# SIGTERM: exit 143
+"$ZVP" sweep $GRID -o "$S/term.h5" --progress 2>"$S/term.err" & pid=$!
+wait_for "$S/term.err" '%'; kill -TERM $pid; wait $pid; st=$?
+[ $st -eq 143 ] && ok || bad "sweep after SIGTERM: exit $st (want 143): $(cat "$S/term.err")"
+# a second sweep to the same output fails at once, naming the partial file; the first goes on
+"$ZVP" sweep $GRID -o "$S/term.h5" --resume --progress 2>"$S/lock1.err" & pid=$!
+wait_for "$S/lock1.err" '%'
+expect 1 "another sweep is writing '$S/term.h5.partial'" -- "$ZVP" sweep $GRID -o "$S/term.h5"
+wait $pid && ok || bad "the first sweep failed beside a locked-out second one: $(cat "$S/lock1.err")"
+same_sweep "$S/ref.h5" "$S/term.h5" && ok || bad "sweep finished beside a locked-out one differs"
+# SIGKILL after at least one block: resume completes with the same datasets
+"$ZVP" sweep $GRID -o "$S/kill.h5" --progress 2>"$S/kill.err" & pid=$!
+wait_for "$S/kill.err" '([1-9][0-9]* of'; kill -KILL $pid; wait $pid
+[ -f "$S/kill.h5.partial" ] && [ ! -e "$S/kill.h5" ] && ok || bad "no partial file after SIGKILL"
+expect 0 "resuming" -- "$ZVP" sweep $GRID -o "$S/kill.h5" --resume
+same_sweep "$S/ref.h5" "$S/kill.h5" && ok || bad "resumed after SIGKILL differs from the uninterrupted sweep"
+# a partial file cut short (crash while writing) is detected and the sweep starts again
+"$ZVP" sweep $GRID -o "$S/cut.h5" --progress 2>"$S/cut.err" & pid=$!
+wait_for "$S/cut.err" '([1-9][0-9]* of'; kill -INT $pid; wait $pid
+truncate -s 3000 "$S/cut.h5.partial"
+expect 0 "cannot be read.*starting the sweep again" -- "$ZVP" sweep $GRID -o "$S/cut.h5" --resume
+same_sweep "$S/ref.h5" "$S/cut.h5" && ok || bad "sweep restarted after a cut partial file differs"
+# resume of another sweep is refused, naming the difference
+"$ZVP" sweep $GRID -o "$S/other.h5" --progress 2>"$S/other.err" & pid=$!
+wait_for "$S/other.err" '%'; kill -INT $pid; wait $pid
+expect 2 "fixed parameter service_rate_per_s = 1 there, 2 here" -- "$ZVP" sweep $GRID -o "$S/other.h5" --resume service_rate_per_s=2
+expect 2 "axis 'servers' has 8 values there, 9 here" -- "$ZVP" sweep mmc --axis servers=1:9:1 --axis arrival_rate_per_s=0.0001:6:0.0001 -o "$S/other.h5" --resume
+expect 0 "replacing the partial file" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$S/other.h5"
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,21 +1,32 @@
 /*
  * src/cli/sweep.c - `zvmperf sweep MODEL --axis SPEC ... -o OUT.h5`: a model over a grid,
- * written as HDF5 (zvp_sweep_run); the summary as text or JSON.
+ * written as a netCDF-4/HDF5 file (zvp_sweep_run_notify) through OUT.h5.partial; a progress
+ * line on a terminal; SIGINT/SIGTERM stop after the current block (exit 130/143) and
+ * --resume continues; the summary as text or JSON.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "util/atomic.h"
 
 const char cli_help_sweep[] =
     "Usage: zvmperf sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
-    "                     -o OUT.h5 [--threads N] [--block POINTS] [NAME=VALUE ...] [--json]\n"
+    "                     -o OUT.h5 [--threads N] [--block POINTS] [--resume]\n"
+    "                     [--progress|--no-progress] [NAME=VALUE ...] [--json]\n"
     "Evaluate MODEL over the Cartesian product of the axes (first axis slowest) in parallel\n"
-    "and write OUT.h5: /axes/<name>, /outputs/<name> (N-D, with units), /status per point\n"
-    "(1 ok, 2 no steady state, 3 invalid input), /parameters. MODEL as for 'zvmperf eval'.\n"
+    "and write OUT.h5, a netCDF-4 file (xarray, ncdump): one coordinate variable per axis,\n"
+    "one N-D variable per output (with units), status per point (0 not computed, 1 ok,\n"
+    "2 no steady state, 3 invalid input), /parameters. MODEL as for 'zvmperf eval'.\n"
     "NAME=VALUE fixes a parameter that is not swept.\n"
+    "The sweep writes OUT.h5.partial, saved after every block, and renames it to OUT.h5\n"
+    "when complete: an existing OUT.h5 survives a failed or interrupted sweep. Ctrl-C\n"
+    "(SIGINT) or SIGTERM stops after the current block (exit 130 / 143); run the same\n"
+    "command with --resume to continue.\n"
     "\n"
     "Options:\n"
     "      --axis SPEC       a swept parameter (at most 8 axes, at most 10^9 points)\n"
@@ -23,14 +34,78 @@ const char cli_help_sweep[] =
     "                        model file)\n"
     "      --threads N       OpenMP threads, 0 = the OpenMP default (results identical)\n"
     "      --block POINTS    points evaluated per block (memory), default 65536\n"
+    "      --resume          continue FILE.partial (same model, model file, fixed\n"
+    "                        parameters and axes; only missing points are computed)\n"
+    "      --progress        show the progress line (percent, points/s, ETA) on stderr\n"
+    "      --no-progress     never show it (default: shown when stderr is a terminal)\n"
     "      --json            the summary as one JSON object {\"command\", \"model\", \"output\",\n"
     "                        \"points\", \"ok\", \"unstable\", \"invalid\", \"seconds\", \"axes\", \"status\"}\n"
     "  -h, --help            this help\n";
 
 #define MAX_AXES 8
-enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, N_OPTS };
+enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, N_OPTS };
 static const cli_option opts[N_OPTS] = {
-    {"axis", 0, 1, 1}, {"output", 'o', 1, 0}, {"threads", 0, 1, 0}, {"block", 0, 1, 0}};
+    {"axis", 0, 1, 1},   {"output", 'o', 1, 0},   {"threads", 0, 1, 0},    {"block", 0, 1, 0},
+    {"resume", 0, 0, 0}, {"progress", 0, 0, 0}, {"no-progress", 0, 0, 0}};
+
+/* ---- interruption and progress ------------------------------------------------------ */
+
+/* The signal that asked the sweep to stop (SIGINT, SIGTERM), 0 = none: the one piece of
+ * state a signal handler can share. A second signal terminates at once (SA_RESETHAND). */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+typedef struct sweep_progress {
+    int show;          /* draw the line */
+    int drawn;         /* a line is on the screen (end it with a newline) */
+    double t0, last;   /* start, last drawing (monotonic s) */
+    uint64_t first;    /* points done at the start (resumed) */
+} sweep_progress;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* zvp_progress_fn: draw "sweep: P% (D of N points), R points/s, ETA T" at most 5 times a
+ * second (and at the end); ask to stop when a signal came. */
+static int on_progress(uint64_t done, uint64_t total, void *user)
+{
+    sweep_progress *p = user;
+    double t = now_s();
+    if (p->t0 == 0) {
+        p->t0 = t;
+        p->first = done;
+    }
+    if (p->show && (done == total || t - p->last >= 0.2 || !p->drawn)) {
+        double rate = t > p->t0 ? (double)(done - p->first) / (t - p->t0) : 0;
+        char eta[32] = "?";
+        if (rate > 0) {
+            double r = (double)(total - done) / rate;
+            snprintf(eta, sizeof eta, "%d:%02d:%02d", (int)(r / 3600), (int)fmod(r / 60, 60),
+                     (int)fmod(r, 60));
+        }
+        fprintf(stderr, "\rzvmperf sweep: %5.1f%% (%llu of %llu points), %.0f points/s, ETA %s"
+                "\033[K", total ? 100.0 * (double)done / (double)total : 100.0,
+                (unsigned long long)done, (unsigned long long)total, rate, eta);
+        fflush(stderr);
+        p->drawn = 1;
+        p->last = t;
+    }
+    return stop_signal != 0;
+}
+
+static void on_notice(const char *message, void *user)
+{
+    (void)user;
+    fprintf(stderr, "zvmperf sweep: %s\n", message);
+}
 
 /* An integer option in [lo, hi]. */
 static int count_opt(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
@@ -117,12 +192,53 @@ static int report(const cli_ctx *c, const zvp_model *m, const sweep_job *j, cons
     return rc ? rc : prc;
 }
 
+/* Run the sweep with the progress line and the signal handlers; the report. */
+static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
+                     const zvp_model_file *mf, zvp_sweep_options *opt)
+{
+    struct sigaction sa, old_int, old_term;
+    sweep_progress prog;
+    zvp_sweep_summary sum;
+    zvp_error err;
+    int rc, st;
+    memset(&prog, 0, sizeof prog);
+    prog.show = a->value[O_PROGRESS] ? 1 : a->value[O_NO_PROGRESS] ? 0 : isatty(2);
+    opt->progress = on_progress;
+    opt->progress_user = &prog;
+    opt->resume = a->value[O_RESUME] != NULL;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    zvp_error_clear(&err);
+    st = zvp_sweep_run_notify(mf, j->axes, j->n_axes, a->value[O_OUTPUT], opt, &sum, on_notice,
+                              NULL, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (prog.drawn)
+        fputc('\n', stderr);
+    if (st == ZVP_SUCCESS)
+        return report(c, zvp_model_file_model(mf), j, a->value[O_OUTPUT], &sum);
+    rc = cli_lib_error(c, &err);
+    if (st == ZVP_ECANCELED) {
+        fprintf(stderr, "zvmperf sweep: stopped by %s after %llu of %llu points; to continue, "
+                "run: %s%s\n", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+                (unsigned long long)(sum.ok + sum.unstable + sum.invalid),
+                (unsigned long long)sum.points, c->cmdline ? c->cmdline : "zvmperf sweep ...",
+                opt->resume ? "" : " --resume");
+        rc = stop_signal == SIGTERM ? 128 + SIGTERM : 128 + SIGINT;
+    }
+    return rc;
+}
+
 static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
 {
     zvp_error err;
     zvp_model_file *mf = NULL;
     zvp_sweep_options opt;
-    zvp_sweep_summary sum;
     char file[4096];
     double v;
     size_t src = 0;
@@ -164,14 +280,8 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
     rc = ov ? cli_apply_overrides(c, mf, ov, n_ov, 0, skip, j->n_axes)
             : cli_error(c, ZVP_ENOMEM, "out of memory");
     free(ov);
-    if (!rc) {
-        zvp_error_clear(&err);
-        if (zvp_sweep_run(mf, j->axes, j->n_axes, a->value[O_OUTPUT], &opt, &sum, &err) !=
-            ZVP_SUCCESS)
-            rc = cli_lib_error(c, &err);
-        else
-            rc = report(c, zvp_model_file_model(mf), j, a->value[O_OUTPUT], &sum);
-    }
+    if (!rc)
+        rc = sweep_now(c, a, j, mf, &opt);
     zvp_model_file_free(mf);
     return rc;
 }

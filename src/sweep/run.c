@@ -213,6 +213,13 @@ static int zvp_sweep_start(zvp_sweep_run_state *s, const zvp_model_file *mf,
         rc = zvp_sweep_file_open(s->f, mf, s->pl, s->fixed, H5P_DEFAULT, &e);
         if (rc == ZVP_SUCCESS)
             rc = zvp_sweep_scan(s, &e);
+        if (rc == ZVP_SUCCESS && notice) {
+            char msg[ZVP_ERRMSG_MAX + 128];
+            snprintf(msg, sizeof msg, "resuming '%s': %llu of %llu points are already computed",
+                     s->f->file, (unsigned long long)s->done_points,
+                     (unsigned long long)s->pl->points);
+            notice(msg, user);
+        }
         if (rc == ZVP_SUCCESS || !s->f->unreadable)
             return rc ? zvp_fail(err, rc, "%s", e.message) : rc;
         zvp_sweep_say(notice, user, "the partial file '%s' cannot be read (%s): it was cut by "
