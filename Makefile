@@ -283,6 +283,8 @@ demo: calibrate
 
 bench: $(BENCH_BINS) $(CLI)
 	sh bench/run.sh $(B) $(CLI)
+	@if [ -x $(MPI_B)/zvmperf-mpi ]; then sh bench/bench_mpi.sh $(MPI_B)/zvmperf-mpi $(CLI); \
+	 else echo "== zvmperf-mpi: not built (make mpi), MPI benchmarks skipped =="; fi
 
 # ---- install ------------------------------------------------------------------------------
 install: all $(B)/zvmperf.1
