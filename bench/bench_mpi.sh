@@ -21,7 +21,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 rc=0
 PARAMS=calibration/params/sweetspot-zvm64.ini
 # sweetspot (exact MVA per point): 961 x 113 x 3 = 325779 points, 5 blocks
-GRID="--axis users_per_phase=80,88,96 --axis storage_gb=256:4096:4 --axis cpus=16:128:1"
+GRID=${BENCH_MPI_GRID:-"--axis users_per_phase=80,88,96 --axis storage_gb=256:4096:4 --axis cpus=16:128:1"}
 
 # run LABEL COMMAND...: prints "LABEL points seconds wall" from the summary line
 run() {
@@ -51,11 +51,11 @@ run "mpi-1rank-x-1thread" $RUN -np 1 "$MPI" sweep "$PARAMS" $GRID -o "$T/m11.h5"
 run "mpi-2ranks-x-1thread" $RUN -np 2 "$MPI" sweep "$PARAMS" $GRID -o "$T/m21.h5" --threads 1
 run "mpi-1rank-x-2threads" $RUN -np 1 "$MPI" sweep "$PARAMS" $GRID -o "$T/m12.h5" --threads 2
 for f in s2 m11 m21 m12; do [ -f "$T/$f.h5" ] && same "$T/$f.h5"; done
-awk 'NR == 1 { } { r[NR] = $2 / $3; l[NR] = $1; s[NR] = $3; w[NR] = $4; if ($1 == "mpi-1rank-x-1thread") base = r[NR] }
+awk '{ r[NR] = $2 / $3; l[NR] = $1; s[NR] = $3; w[NR] = $4; if ($1 == "mpi-1rank-x-1thread") base = r[NR] }
      END { printf "%-22s %12s %10s %10s %10s\n", "run", "points/s", "sweep s", "wall s", "speed-up";
            for (i = 1; i <= NR; i++)
                printf "%-22s %12.0f %10.3f %10.3f %10s\n", l[i], r[i], s[i], w[i],
-                      base > 0 ? sprintf("%.2f", r[i] / base) : "-" }' "$T/rates"
+                      (base > 0 ? sprintf("%.2f", r[i] / base) : "-") }' "$T/rates"
 echo "(speed-up over mpi 1 rank x 1 thread; $(nproc) cores here, shared with whatever else runs)"
 
 echo "== zvmperf-mpi: peak memory per rank (mmc, 2 ranks x 1 thread, GNU time %M) =="
