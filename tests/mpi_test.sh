@@ -149,6 +149,24 @@ else
     [ $rc = 0 ] && same "$T/big.h5" "$T/stop.h5" "the SIGTERM sweep (finished first): the serial datasets"
 fi
 
+# two sweeps to one path: the second fails at once on rank 0's lock, the first completes
+$RUN -np 2 "$MPI" sweep $MODEL $AXES -o "$T/lock.h5" >/dev/null 2>"$T/err1" &
+pid=$!
+i=0
+while [ ! -e "$T/lock.h5.partial" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+$RUN -np 2 "$MPI" sweep $MODEL $AXES -o "$T/lock.h5" >/dev/null 2>"$T/err2"
+rc2=$?
+wait $pid
+rc1=$?
+if grep -q "another sweep" "$T/err2"; then
+    [ $rc2 != 0 ] && [ $rc1 = 0 ] && pass "a second sweep to the same path: refused (exit $rc2), the first completes" ||
+        fail "lock: first exit $rc1, second exit $rc2"
+    same "$T/serial.h5" "$T/lock.h5" "the locked sweep: the serial datasets"
+else
+    echo "note: the second sweep did not meet the lock (exit $rc2; the first ended first?)"
+    sed -n 1,3p "$T/err2"
+fi
+
 if [ $fails -ne 0 ]; then
     echo "mpi_test: $fails failed"
     exit 1
