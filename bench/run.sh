@@ -47,6 +47,9 @@ if [ -x "$CLI" ] && [ -r "$PARAMS" ]; then
 else
     echo "== CLI timing skipped ($CLI or $PARAMS missing) =="
 fi
+# make calibrate (every shipped fit) on a copy of calibration/ (issue 11: under 2 s)
+echo "== calibrate: every fit of calibration/fits (bench/calibrate.sh) =="
+[ -x "$CLI" ] && { sh bench/calibrate.sh "$CLI" || rc=1; }
 # Python's broadcast eval (one C call) against the CLI sweep on a 1.7-million-point grid
 PY=${PYTHON:-/usr/bin/python3}
 if [ -x "$CLI" ] && "$PY" -c "import numpy, h5py" 2>/dev/null; then

@@ -238,55 +238,79 @@ static int oc_mva(const oc_demands *d, double read_s, double *x, zvp_error *err)
     return ZVP_SUCCESS;
 }
 
+/* g(x) = X_mva(R_read(x)) - x at throughput x; -x where the paging DASD saturates (its
+ * limit there: R_read grows without bound, X_mva falls to 0). */
+static int oc_gap(const oc_demands *d, double x, double *g, zvp_error *err)
+{
+    double u, r, xm;
+    int st;
+    if (oc_paging(d, x, &u, &r, NULL) != ZVP_SUCCESS) {
+        *g = -x;
+        return ZVP_SUCCESS;
+    }
+    if ((st = oc_mva(d, r, &xm, err)) != ZVP_SUCCESS)
+        return st;
+    *g = xm - x;
+    return ZVP_SUCCESS;
+}
+
 /* Consistent throughput: the DASD read time depends on the paging load x r, the throughput
  * x on the read time. g(x) = X_mva(R_read(x)) - x is strictly decreasing (R_read grows with x,
  * X_mva falls with the delay), positive at x = 0 and -x at the saturation throughput
  * x_sat = c / (r (S_r + S_w / b_w)), so it has one root in (0, min(X_mva(S_r), x_sat)),
- * found by bisection to relative 1e-13. */
+ * found by regula falsi with the Illinois modification (Dowell & Jarratt, BIT 11, 1971:
+ * the bracket shrinks superlinearly from both sides; about 8 MVA solves instead of the 45 of
+ * bisection) to a bracket of relative width 1e-13 (a bisection step when the secant point
+ * is not inside the bracket). */
 static int oc_fixed_point(const oc_demands *d, double *x_out, double *util, double *read_s,
                           zvp_error *err)
 {
-    double lo = 0.0, hi, x_sat, xm;
-    int st;
+    double lo = 0.0, hi, glo, ghi, x_sat;
+    int st, side = 0;
     if ((st = oc_mva(d, d->s_read_s, &hi, err)) != ZVP_SUCCESS)
         return st;
+    glo = hi; /* g(0) = X_mva(S_r) */
     x_sat = d->dasd_reads > 0.0 ? (double)d->volumes /
                                       (d->dasd_reads * (d->s_read_s + d->s_write_s / d->pages_per_write))
                                 : INFINITY;
-    if (hi >= x_sat) {
+    if (hi >= x_sat)
         hi = x_sat;
-        for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-            double mid = 0.5 * (lo + hi), u, r;
-            if (oc_paging(d, mid, &u, &r, NULL) != ZVP_SUCCESS) {
-                hi = mid;
-                continue;
-            }
-            if ((st = oc_mva(d, r, &xm, err)) != ZVP_SUCCESS)
-                return st;
-            if (xm > mid)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        *x_out = lo;
-        if (!(lo > 0.0))
-            return zvp_fail(err, ZVP_EUNSTABLE,
-                            "overcommit: paging DASD saturated at any positive throughput");
-    } else {
-        /* the devices never queue beyond what X_mva(S_r) allows: still solve, same map */
-        for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-            double mid = 0.5 * (lo + hi), u, r;
-            if ((st = oc_paging(d, mid, &u, &r, err)) != ZVP_SUCCESS)
-                return st;
-            if ((st = oc_mva(d, r, &xm, err)) != ZVP_SUCCESS)
-                return st;
-            if (xm > mid)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        *x_out = 0.5 * (lo + hi);
+    if ((st = oc_gap(d, hi, &ghi, err)) != ZVP_SUCCESS)
+        return st;
+    if (ghi >= 0.0) {
+        lo = hi; /* no paging delay at all below X_mva(S_r): the root is the end */
+        glo = ghi;
     }
+    for (int i = 0; i < 200 && ghi < 0.0 && hi - lo > 1e-13 * hi; i++) {
+        double x = hi - ghi * (hi - lo) / (ghi - glo), gx;
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        if ((st = oc_gap(d, x, &gx, err)) != ZVP_SUCCESS)
+            return st;
+        if (gx == 0.0) {
+            lo = hi = x;
+            break;
+        }
+        if (gx > 0.0) {
+            lo = x;
+            glo = gx;
+            if (side == 1)
+                ghi *= 0.5; /* hi retained twice: Illinois */
+            side = 1;
+        } else {
+            hi = x;
+            ghi = gx;
+            if (side == -1)
+                glo *= 0.5;
+            side = -1;
+        }
+    }
+    *x_out = 0.5 * (lo + hi);
+    if (oc_paging(d, *x_out, util, read_s, NULL) != ZVP_SUCCESS)
+        *x_out = lo;
+    if (!(*x_out > 0.0))
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "overcommit: paging DASD saturated at any positive throughput");
     return oc_paging(d, *x_out, util, read_s, err);
 }
 

@@ -88,6 +88,8 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
+from check_stated import check_stated, is_stated
+
 SUFFIX = r'(GiB|MiB|KB|GB|TB|MB|bit|K|M|%)'
 NUMBER = r'(\d{1,3}(?:,\d{3})+(?![0-9])|\d+(?:\.\d+)?)'
 TOKEN_RE = re.compile(r'(?<![A-Za-z0-9.])([+-]?)' + NUMBER + r'(?:\s?' + SUFFIX + r')?(?![A-Za-z0-9])')
@@ -212,7 +214,9 @@ def check_format(csv):
                 raise Problem('%s: cell "%s" has quotes or surrounding blanks' % (csv.where(no), c))
     numeric = []
     for j, name in enumerate(names):
-        is_num = [CSV_NUM_RE.fullmatch(cells[j]) is not None for _, cells in csv.rows]
+        # a stated measurement (< X, A..B, X +- S) is allowed where '# stated:' is (via files)
+        is_num = [CSV_NUM_RE.fullmatch(cells[j]) is not None or
+                  (bool(csv.keyed('stated')) and is_stated(cells[j])) for _, cells in csv.rows]
         col_numeric = bool(units[j]) or any(is_num)
         if col_numeric:
             for (no, cells), ok in zip(csv.rows, is_num):
@@ -658,6 +662,10 @@ def check_declarations(csv, names, units, numeric, report_text, via):
             if cells[j] == '':
                 problems.append('%s: derived cell %s is empty' % (csv.where(no), target))
                 continue
+            if not CSV_NUM_RE.fullmatch(cells[j]):
+                problems.append('%s: derived cell %s = "%s" is not a number'
+                                % (csv.where(no), target, cells[j]))
+                continue
             cell = Fraction(cells[j])
             if abs(cell - value) > Fraction(1, 10 ** 12) * abs(value) or (value == 0 and cell):
                 problems.append('%s: cell %s = %s (line %d) but its formula %s = %r'
@@ -701,6 +709,7 @@ def check_via(csv, report_path, report_text, via_name):
         raise Problem('%s: via CSV %s: %s' % (csv.path, via_name, e))
     names, units, numeric = check_format(csv)
     config, derived, problems = check_declarations(csv, names, units, numeric, report_text, via)
+    derived |= check_stated(csv, names, via, tokens, collapse, report_text, problems)
     printed = {v for v, _ in tokens(report_text)}
     for j, name in enumerate(names):
         if not numeric[j] or j in config:
@@ -762,7 +771,7 @@ def check_file(path, reports_dir):
         return ('FAIL' if problems else 'OK'), shape, problems
     if csv.one('report') != title:
         raise Problem('%s: "# report:" is not the report title line "%s"' % (csv.path, title))
-    for key in ('config', 'derived'):
+    for key in ('config', 'derived', 'stated'):
         if csv.keyed(key):
             raise Problem('%s: "# %s:" is allowed only in a via file; a transcription holds '
                           'printed numbers only' % (csv.where(csv.keyed(key)[0][0]), key))

@@ -278,6 +278,19 @@ int zvp_fit_cell_dependent(const zvp_fit *fit, size_t i, size_t j);
 /** Measured cells not declared dependent (0 for NULL). */
 size_t zvp_fit_n_independent(const zvp_fit *fit);
 
+/** zvp_fit_set_cell - state how measured cell (row i, matched output j) was measured
+ *  (calibration/README.md, "Measurements as stated"): a bound or interval [lo, hi] (lo may be
+ *  -INFINITY, hi INFINITY; both NaN for a point value) and a sigma (> 0, the output's unit;
+ *  NaN: none). The cell must be measured (its measured value is the nominal one: the bound,
+ *  the interval's midpoint). Residual: 0 inside the zone and the distance to the nearest end
+ *  outside, divided by sigma, else by |that end| (relative) or 1 (absolute).
+ *  @return ZVP_SUCCESS; ZVP_EINVAL (NULL fit, i or j out of range, a cell not measured,
+ *  lo >= hi, a zone with both ends infinite, sigma <= 0 or infinite, naming it); ZVP_ENOMEM. */
+int zvp_fit_set_cell(zvp_fit *fit, size_t i, size_t j, double lo, double hi, double sigma,
+                     zvp_error *err);
+/** The zone and sigma of cell (i, j) (NaN where none; all NaN out of range). */
+void zvp_fit_cell(const zvp_fit *fit, size_t i, size_t j, double *lo, double *hi, double *sigma);
+
 /** zvp_fit_set_row_source - the data file (CSV) row i came from (copied); a fit file sets it
  *  for every row. @return ZVP_SUCCESS; ZVP_EINVAL (NULL, i out of range); ZVP_ENOMEM. */
 int zvp_fit_set_row_source(zvp_fit *fit, size_t i, const char *data_file, zvp_error *err);

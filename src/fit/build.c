@@ -522,7 +522,7 @@ int zvp_fit_subset(const zvp_fit *fit, const size_t *rows, size_t n_rows, zvp_fi
             c->n_measured += isnan(fit->measured[r * nm + j]) ? 0u : 1u;
         c->n_rows++;
     }
-    if (zvp_fit_extra_subset(fit, c, rows, n_rows)) {
+    if (zvp_fit_extra_subset(fit, c, rows, n_rows) || zvp_fit_cells_subset(fit, c, rows, n_rows)) {
         zvp_fit_free(c);
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
     }

@@ -83,6 +83,11 @@ typedef struct zvp_fit_extra {
     char **cells;          /* [n_rows * n_cols] */
     size_t n_dep, cap_dep;
     size_t *dep;           /* [n_dep] distinct dependent cells i * n_match + j */
+    /* measurements as stated (measure.c): zone [zlo, zhi] of a bound or interval cell (both
+     * NaN for a point value) and sigma (NaN: none), in the output's unit; cells of rows at or
+     * past n_cell_rows are plain points */
+    size_t n_cell_rows;
+    double *zlo, *zhi, *sigma; /* [n_cell_rows * n_match] */
 } zvp_fit_extra;
 
 /* Free the extras (NULL: no-op). */
@@ -156,6 +161,35 @@ static inline double zvp_fit_u_of_theta(double theta, double lo, double hi)
 {
     return log((theta - lo) / (hi - theta));
 }
+
+/* ---- measurements as stated (measure.c) ---- */
+
+/* The error of model value f at measured cell (i, j): for a point value y, f - y with
+ * *ref = |y|; for a bound or interval, 0 inside and the signed distance to the nearest end
+ * outside, *ref = |that end| (the nearer finite end when inside). *sigma: the cell's sigma or
+ * NaN. NaN when the cell is not measured or f is NaN. */
+double zvp_fit_cell_error(const zvp_fit *fit, size_t i, size_t j, double f, double *ref,
+                          double *sigma);
+/* Weighted residual of cell (i, j) at model value f (see calibration/README.md, "Residuals"):
+ * w e / sigma with a sigma, else w e / ref (relative) or w e (absolute). */
+double zvp_fit_cell_residual(const zvp_fit *fit, size_t i, size_t j, double f, int absolute);
+/* Absolute percentage error 100 |e| / ref of cell (i, j) at f; NaN when ref is 0 or the
+ * cell is not measured. */
+double zvp_fit_cell_ape(const zvp_fit *fit, size_t i, size_t j, double f);
+/* 1 when cell (i, j) is a bound or an interval. */
+int zvp_fit_cell_is_zone(const zvp_fit *fit, size_t i, size_t j);
+/* Copy the cell annotations of rows[0..n) of src to dst (zvp_fit_subset); 0 or ZVP_ENOMEM. */
+int zvp_fit_cells_subset(const zvp_fit *src, zvp_fit *dst, const size_t *rows, size_t n);
+/* Parse a stated measurement: "< X", "<= X", "> X", ">= X" (zone (-inf, X] or [X, inf)),
+ * "A..B" (A < B), "X +- S" or "X +- S%" (also with U+00B1). *y is the nominal value (the
+ * bound, the interval's midpoint, X), lo and hi the zone (NaN for a point), sigma the sigma
+ * (NaN: none), sigma_rel 1 when it was given in %. 0 on success, -1 when text is none of
+ * these. */
+int zvp_measure_parse(const char *text, double *y, double *lo, double *hi, double *sigma,
+                      int *sigma_rel);
+/* Half a unit of the last printed digit of a decimal number's text ("5.0" -> 0.05, "963" ->
+ * 0.5, "1.5e3" -> 50); NaN when text is not a number. */
+double zvp_measure_half_digit(const char *text);
 
 /* Evaluation scratch of one run. */
 typedef struct zvp_fit_eval {

@@ -462,10 +462,10 @@ static int declare_sections(ff_reader *r, zvp_error *err)
         nfree += !strcmp(s, "free");
         nm += !strcmp(s, "match");
         if (strcmp(s, "fit") && strcmp(s, "fixed") && strcmp(s, "inputs") && strcmp(s, "free") &&
-            strcmp(s, "match") && strcmp(s, "dependent"))
+            strcmp(s, "match") && strcmp(s, "dependent") && strcmp(s, "sigma"))
             return zvp_fail(err, ZVP_EPARSE,
                             "%s: [%s] %s = %s: unknown section (fit, fixed, inputs, free, match, "
-                            "dependent)", r->path, s, x->key, x->value);
+                            "dependent, sigma)", r->path, s, x->key, x->value);
     }
     if (nfree == 0)
         return zvp_fail(err, ZVP_EINVAL, "%s: [free] is empty: nothing to fit", r->path);
@@ -477,7 +477,8 @@ static int declare_sections(ff_reader *r, zvp_error *err)
             st = declare_match(r, x, err);
         else if (!strcmp(x->section, "inputs"))
             st = declare_input(r, x, err);
-        else if (strcmp(x->section, "fit") != 0 && strcmp(x->section, "dependent") != 0)
+        else if (strcmp(x->section, "fit") != 0 && strcmp(x->section, "dependent") != 0 &&
+                 strcmp(x->section, "sigma") != 0)
             st = declare_param(r, x, err);
     }
     return st;
@@ -605,7 +606,7 @@ int zvp_fit_read(const char *path, zvp_fit **out, zvp_error *err)
         !(st = make_fit(&r, &pp, err)) && !(st = parse_data_list(&r, err)) &&
         !(st = load_tables(&r, err)) && !(st = r.where ? parse_where(&r, err) : 0) &&
         !(st = declare_sections(&r, err)) && !(st = zvp_ff_assemble_rows(&r, err)) &&
-        !(st = zvp_ff_dependent(&r, err)))
+        !(st = zvp_ff_dependent(&r, err)) && !(st = zvp_ff_sigma(&r, err)))
         st = collect_files(&r, err);
     if (st == ZVP_SUCCESS) {
         *out = r.fit;

@@ -48,6 +48,9 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err);
  * `partner` (rowinfo.c). 0 or ZVP_ENOMEM. */
 int zvp_ff_keep_row(ff_reader *r, size_t i, size_t file, size_t row, size_t partner);
 
+/* [sigma] declarations, after the rows are added (sigma.c). */
+int zvp_ff_sigma(ff_reader *r, zvp_error *err);
+
 /* [dependent] declarations, after the rows are added (dependent.c). */
 int zvp_ff_dependent(ff_reader *r, zvp_error *err);
 

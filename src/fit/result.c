@@ -54,7 +54,7 @@ void zvp_fit_result_free(zvp_fit_result *res)
 }
 
 /* R^2, RMSE, MAPE per output and overall. */
-static void result_stats(zvp_fit_result *r)
+static void result_stats(const zvp_fit *fit, zvp_fit_result *r)
 {
     size_t nm = r->n_match, all_n = 0;
     double all_ape = 0.0;
@@ -80,8 +80,8 @@ static void result_stats(zvp_fit_result *r)
                 continue;
             ss_res += (f - y) * (f - y);
             ss_tot += (y - mean) * (y - mean);
-            if (y != 0.0) {
-                ape += fabs((f - y) / y);
+            if (!isnan(zvp_fit_cell_ape(fit, i, j, f))) { /* bounds: 0 inside (measure.c) */
+                ape += 0.01 * zvp_fit_cell_ape(fit, i, j, f);
                 n_ape++;
             }
         }
@@ -317,7 +317,7 @@ int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_f
         r->measured[i] = fit->measured[i];
         r->residual[i] = isnan(r->measured[i]) ? NAN : r->fitted[i] - r->measured[i];
     }
-    result_stats(r);
+    result_stats(fit, r);
     if ((st = result_model_file(fit, r, err))) {
         zvp_fit_result_free(r);
         return st;

@@ -21,6 +21,9 @@ void zvp_fit_extra_free(zvp_fit_extra *x)
     free(x->cells);
     free(x->col_names);
     free(x->dep);
+    free(x->zlo);
+    free(x->zhi);
+    free(x->sigma);
     free(x);
 }
 

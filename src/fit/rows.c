@@ -201,7 +201,7 @@ static int select_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
 
 /* Inputs and measured values of candidate c (label for messages). */
 static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const char *label,
-                      double *in, double *y, zvp_error *err)
+                      double *in, double *y, double *zone, zvp_error *err)
 {
     const zvp_fit *fit = r->fit;
     const zvp_model *m = fit->model;
@@ -222,14 +222,25 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_fit_match *mt = &fit->match[j];
         size_t row;
         const zvp_table *t = cell_table(r, fr, c, r->match_cols[j].table, &row);
-        y[j] = zvp_table_value(t, row, r->match_cols[j].col) * r->match_cols[j].mul /
-               r->match_cols[j].div;
-        if (isnan(y[j]) && zvp_table_text(t, row, r->match_cols[j].col)[0] != '\0')
-            return zvp_fail(err, ZVP_EPARSE,
-                            "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number",
-                            r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile, label,
-                            zvp_table_text(t, row, r->match_cols[j].col));
-        if (fit->params.residual == ZVP_FIT_RELATIVE && y[j] == 0.0)
+        const char *text = zvp_table_text(t, row, r->match_cols[j].col);
+        double k = r->match_cols[j].mul / r->match_cols[j].div, *z = zone + 3 * j;
+        int rel;
+        y[j] = zvp_table_value(t, row, r->match_cols[j].col) * k;
+        z[0] = z[1] = z[2] = NAN;
+        if (isnan(y[j]) && text[0] != '\0') {
+            /* a stated measurement: bound, interval, value +- sigma (measure.c) */
+            if (zvp_measure_parse(text, &y[j], &z[0], &z[1], &z[2], &rel))
+                return zvp_fail(err, ZVP_EPARSE,
+                                "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number, "
+                                "a bound (< X, <= X, > X, >= X), an interval (A..B) or X +- S[%%]",
+                                r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile,
+                                label, text);
+            y[j] *= k;
+            z[0] *= k;
+            z[1] *= k;
+            z[2] *= k;
+        }
+        if (fit->params.residual == ZVP_FIT_RELATIVE && y[j] == 0.0 && isnan(z[2]))
             return zvp_fail(err, ZVP_EINVAL,
                             "%s: [match] %s = %s: row %zu of %s (%s) measures 0, which a "
                             "relative residual cannot use (set residual = absolute)", r->path,
@@ -259,12 +270,13 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
     zvp_fit *fit = r->fit;
     ff_rows fr;
     double *in = malloc((fit->n_inputs + 1) * sizeof *in), *y = malloc((fit->n_match + 1) * sizeof *y);
+    double *zone = malloc((3 * fit->n_match + 1) * sizeof *zone);
     long label_col;
     int st;
     zvp_error e;
     memset(&fr, 0, sizeof fr);
     fr.key_col = -1;
-    if (!in || !y)
+    if (!in || !y || !zone)
         st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
     else
         st = select_rows(r, &fr, err);
@@ -273,7 +285,7 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
         size_t c = fr.keep[i];
         char label[128];
         row_label(r, &fr, c, label_col, label, sizeof label);
-        if ((st = row_values(r, &fr, c, label, in, y, err)))
+        if ((st = row_values(r, &fr, c, label, in, y, zone, err)))
             break;
         zvp_error_clear(&e);
         if ((st = zvp_fit_add_row(fit, label, in, y, &e)))
@@ -281,6 +293,10 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
                                    r->data_paths[fr.file[c]], fr.row[c] + 1);
         else if (zvp_ff_keep_row(r, fit->n_rows - 1, fr.file[c], fr.row[c], fr.partner[c]))
             st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+        for (size_t j = 0; !st && j < fit->n_match; j++)
+            if (!isnan(zone[3 * j]) || !isnan(zone[3 * j + 2]))
+                st = zvp_fit_set_cell(fit, fit->n_rows - 1, j, zone[3 * j], zone[3 * j + 1],
+                                      zone[3 * j + 2], err);
     }
     if (!st && fit->n_measured < fit->n_free)
         st = zvp_fail(err, ZVP_EINVAL,
@@ -292,5 +308,6 @@ int zvp_ff_assemble_rows(ff_reader *r, zvp_error *err)
     free(fr.keep);
     free(in);
     free(y);
+    free(zone);
     return st;
 }

@@ -6,6 +6,9 @@
  * with no measurement are skipped), model value m_ij(theta) and weight w_j:
  *     relative residual  r_ij = w_j (m_ij - y_ij) / |y_ij|
  *     absolute residual  r_ij = w_j (m_ij - y_ij)
+ *     with a sigma       r_ij = w_j (m_ij - y_ij) / sigma_ij (either kind)
+ * and for a bound or interval m_ij - y_ij is 0 inside and the distance to the nearest end
+ * outside (|y_ij| then that end): measure.c, zvp_fit_cell_residual.
  * minimise cost = sum r_ij^2 over theta in the box (lo, hi). Bounds by the logistic map
  *     theta_k = lo_k + (hi_k - lo_k) / (1 + exp(-u_k)),
  * GSL works on the unbounded u. The covariance (J_u^T J_u)^-1 at the optimum is kept for
@@ -69,18 +72,15 @@ size_t zvp_fit_evaluate(zvp_fit_eval *ev, const double *u, double *r, double *fi
                 ev->row_err = e;
         }
         for (size_t j = 0; j < nm; j++) {
-            const zvp_fit_match *mt = &fit->match[j];
-            double y = fit->measured[i * nm + j], v = ev->outputs[mt->index], res;
+            double y = fit->measured[i * nm + j], v = ev->outputs[fit->match[j].index], res;
             if (fitted)
                 fitted[i * nm + j] = ok ? v : NAN;
             if (isnan(y))
                 res = 0.0;
             else if (!ok)
                 res = ZVP_FIT_PENALTY;
-            else if (ev->residual_absolute)
-                res = mt->weight * (v - y);
             else
-                res = mt->weight * (v - y) / fabs(y);
+                res = zvp_fit_cell_residual(fit, i, j, v, ev->residual_absolute);
             if (r)
                 r[i * nm + j] = res;
         }
@@ -256,12 +256,17 @@ static int check_runnable(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_
                         "cells as free parameters", name, fit->n_measured, fit->n_free);
     if (pp->residual == ZVP_FIT_RELATIVE)
         for (size_t i = 0; i < fit->n_rows; i++)
-            for (size_t j = 0; j < fit->n_match; j++)
-                if (fit->measured[i * fit->n_match + j] == 0.0)
+            for (size_t j = 0; j < fit->n_match; j++) {
+                double lo, hi, sigma;
+                zvp_fit_cell(fit, i, j, &lo, &hi, &sigma);
+                if (isnan(sigma) && (fit->measured[i * fit->n_match + j] == 0.0 || lo == 0.0 ||
+                                     hi == 0.0))
                     return zvp_fail(err, ZVP_EINVAL,
-                                    "%s: row %zu (%s) measures %s = 0, which a relative residual "
-                                    "cannot use (use absolute residuals)", name, i + 1,
+                                    "%s: row %zu (%s) measures %s = 0 (or a bound at 0), which a "
+                                    "relative residual cannot use (use absolute residuals or "
+                                    "give the cell a sigma)", name, i + 1,
                                     fit->labels[i], fit->model->outputs[fit->match[j].index].name);
+            }
     return ZVP_SUCCESS;
 }
 

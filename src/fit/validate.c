@@ -227,8 +227,9 @@ static void gradient(const zvp_fit *fit, size_t i, const double *theta, const do
     }
 }
 
-/* Per-output residual variance of the fold's fit (relative or absolute), scaled by N / dof. */
-static void residual_variance(const zvp_fit_result *res, double *s2)
+/* Per-output residual variance of the fold's fit (relative or absolute; a bound or interval
+ * cell counts its distance outside, measure.c), scaled by N / dof. */
+static void residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2)
 {
     size_t nm = res->n_match;
     double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
@@ -236,10 +237,11 @@ static void residual_variance(const zvp_fit_result *res, double *s2)
         double ss = 0.0;
         size_t n = 0;
         for (size_t i = 0; i < res->n_rows; i++) {
-            double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e;
+            double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e, ref, sg;
             if (isnan(y))
                 continue;
-            e = res->residual_absolute ? f - y : (f - y) / fabs(y);
+            e = zvp_fit_cell_error(fit, i, j, f, &ref, &sg);
+            e = res->residual_absolute || e == 0.0 ? e : e / ref;
             ss += e * e;
             n++;
         }
@@ -248,15 +250,15 @@ static void residual_variance(const zvp_fit_result *res, double *s2)
 }
 
 /* Predictions and intervals of fold fd's held-out rows from the fold's result. */
-static void predict_fold(const zvp_fit *fit, const zvp_fit_result *res, const vfold *fd,
-                         double level, zvp_validation *v, double *scratch)
+static void predict_fold(const zvp_fit *fit, const zvp_fit *sub, const zvp_fit_result *res,
+                         const vfold *fd, double level, zvp_validation *v, double *scratch)
 {
     size_t p = fit->n_free, nm = fit->n_match, np = fit->model->n_params;
     double *params = scratch, *outputs = params + np, *y = outputs + fit->model->n_outputs;
     double *grad = y + nm, *s2 = grad + p * nm, *up = s2 + nm, *dn = up + nm;
     const double *cov = res->covariance;
     double t = fd->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)fd->dof) : NAN;
-    residual_variance(res, s2);
+    residual_variance(sub, res, s2);
     for (size_t h = 0; h < fd->n_held; h++) {
         size_t i = fd->held[h];
         if (predict_row(fit, i, res->estimates, params, outputs, y))
@@ -318,7 +320,7 @@ static void run_fold(const zvp_fit *fit, const zvp_fit_parameters *pp, vfold *fd
             snprintf(msg, sizeof msg, "%s: %s", zvp_strerror(e.status), e.message);
         } else if ((fd->est = malloc(p * sizeof *fd->est)) != NULL) {
             memcpy(fd->est, res->estimates, p * sizeof *fd->est);
-            predict_fold(fit, res, fd, level, v, scratch);
+            predict_fold(fit, sub, res, fd, level, v, scratch);
         }
     }
     if (fd->status == ZVP_FOLD_OK && !fd->est) {
@@ -344,12 +346,16 @@ static void summarise(const zvp_fit *fit, zvp_validation *v)
                 continue;
             v->cells++;
             if (!isnan(v->lo[i * nm + j])) {
-                v->with_interval++;
-                v->covered += y >= v->lo[i * nm + j] && y <= v->hi[i * nm + j];
+                double zlo, zhi;
+                zvp_fit_cell(fit, i, j, &zlo, &zhi, NULL);
+                if (isnan(zlo))
+                    zlo = zhi = y;
+                v->with_interval++; /* a bound or interval: covered when they overlap */
+                v->covered += zhi >= v->lo[i * nm + j] && zlo <= v->hi[i * nm + j];
             }
-            if (y == 0.0 || isnan(f))
+            ape = zvp_fit_cell_ape(fit, i, j, f); /* bounds: 0 inside (measure.c) */
+            if (isnan(ape))
                 continue;
-            ape = 100.0 * fabs((f - y) / y);
             s += ape;
             n++;
             if (!v->has_worst || ape > v->wape) {
@@ -369,8 +375,9 @@ static void summarise(const zvp_fit *fit, zvp_validation *v)
         size_t n = 0;
         for (size_t j = 0; j < nm; j++) {
             double y = fit->measured[i * nm + j], f = v->pred[i * nm + j];
-            if (!isnan(y) && y != 0.0 && !isnan(f)) {
-                s += 100.0 * fabs((f - y) / y);
+            double ape = isnan(y) ? NAN : zvp_fit_cell_ape(fit, i, j, f);
+            if (!isnan(ape)) {
+                s += ape;
                 n++;
             }
         }
