@@ -338,6 +338,22 @@ static int write_stats(rep *r, const zvp_fit_result *res, const h5_scratch *s)
     return rc;
 }
 
+/* The fit's name (the fit file's base name without .ini, "" in memory) and release (the
+ * name after "<model>-", else "-"), as zvmperf calibrate's summary says them. */
+static void fit_name_release(const zvp_fit_result *res, char *name, size_t nsize,
+                             char *release, size_t rsize)
+{
+    const char *path = res->fit_path ? res->fit_path : "";
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = strlen(base), mlen = strlen(res->model->name);
+    if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+        len -= 4;
+    snprintf(name, nsize, "%.*s", (int)len, base);
+    snprintf(release, rsize, "%s",
+             strncmp(name, res->model->name, mlen) == 0 && name[mlen] == '-' ? name + mlen + 1
+                                                                             : "-");
+}
+
 /* The global attributes: CF, provenance, the fit's figures (integers as int64). */
 static int write_root_attrs(rep *r, const zvp_fit_result *res, const h5_scratch *s)
 {
@@ -351,11 +367,13 @@ static int write_root_attrs(rep *r, const zvp_fit_result *res, const h5_scratch 
                                             "iterations", "rows", "measured_cells",
                                             "independent_cells"};
     const char *method = zvp_model_file_provenance(res->model_file, "method");
-    char created[32] = "", title[160];
+    char created[32] = "", title[160], name[128], release[128];
     int st = ZVP_SUCCESS;
     if (zvp_h5_iso8601_now(created, sizeof created, NULL) != ZVP_SUCCESS)
         created[0] = '\0';
-    snprintf(title, sizeof title, "zvmperf calibration of %s", res->model->name);
+    fit_name_release(res, name, sizeof name, release, sizeof release);
+    snprintf(title, sizeof title, "zvmperf calibration of %s%s%s", res->model->name,
+             name[0] ? ": " : "", name);
 #define AS(name, v) st = var_attr(r, st, "/", (name), (v))
 #define AL(name, v, n)                                                                         \
     do {                                                                                       \
@@ -373,6 +391,8 @@ static int write_root_attrs(rep *r, const zvp_fit_result *res, const h5_scratch 
     AS("zvmperf_version", zvp_version());
     AS("model", res->model->name);
     AS("model_source", res->model->source ? res->model->source : "");
+    AS("fit", name);
+    AS("release", release);
     AS("fit_file", res->fit_path ? res->fit_path : "");
     AS("data_file", res->data_path ? res->data_path : "");
     if (res->where)
