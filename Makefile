@@ -9,6 +9,8 @@
 #                   fit that writes its base) and print one summary table
 #   make bench      benchmarks (figures printed, nothing asserted on time)
 #   make asan       the C and CLI suites built with AddressSanitizer + UBSan (build-asan/)
+#   make mpi        build-mpi/zvmperf-mpi, the sweep on MPI + parallel HDF5 (src/mpi/README.md);
+#                   make test-mpi runs it under mpirun against the serial sweep
 #   make fuzz       libFuzzer harnesses (clang + ASan + UBSan) in build-fuzz/, FUZZ_SECONDS=60 each (fuzz/README.md)
 #   make install    PREFIX=/usr/local DESTDIR=  (headers, libraries, CLI, zvmperf.pc, man page,
 #                   bash completion, calibrated files under PREFIX/share/zvmperf)
@@ -37,13 +39,14 @@ CC           ?= cc
 
 # the serial HDF5 by name: when libhdf5-openmpi-dev is also installed (make mpi), Debian points
 # the generic hdf5.pc at the MPI flavour
-DEPS_PKGS   := gsl hdf5-serial
+HDF5_PKG    ?= hdf5-serial
+DEPS_PKGS   := gsl $(HDF5_PKG)
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null) -lhdf5_hl
 CUNIT_CFLAGS:= $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
 CUNIT_LIBS  := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 # hdf5_hl lives beside hdf5 on Debian (serial flavour)
-HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hdf5-serial 2>/dev/null)
+HDF5_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir $(HDF5_PKG) 2>/dev/null)
 
 WARN        := -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-prototypes \
                -Wno-unused-parameter $(WERROR)
@@ -57,8 +60,9 @@ RPATH       := $(if $(HDF5_LIBDIR),-Wl$(comma)-rpath$(comma)$(HDF5_LIBDIR))
 
 comma       := ,
 B           := build
-# every .c under src/ (but src/cli/) and models/ is part of the library
-LIB_SRC     := $(sort $(shell find src models -name '*.c' ! -path 'src/cli/*'))
+# every .c under src/ (but src/cli/ and src/mpi/, the MPI driver: make mpi) and models/ is
+# part of the library
+LIB_SRC     := $(sort $(shell find src models -name '*.c' ! -path 'src/cli/*' ! -path 'src/mpi/*'))
 CLI_SRC     := $(sort $(shell find src/cli -name '*.c'))
 TEST_SRC    := $(wildcard tests/*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -129,7 +133,7 @@ $(CLI): $(CLI_OBJ) $(STLIB)
 
 # man page from --help (help2man) and the bash completion script
 $(B)/zvmperf.1: $(CLI)
-	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity solve version; do \
+	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity simulate solve version; do \
 	  echo ".SS $$c"; echo '.nf'; $(CLI) help $$c | sed -n '/^Exit status:/q;s/\\/\\e/g;p'; echo '.fi'; \
 	  done; } > $(B)/zvmperf.h2m
 	help2man --no-info --no-discard-stderr --name='z/VM memory management performance models' \
@@ -239,6 +243,32 @@ $(FUZZ_FILES:%=$(FUZZ_B)/fuzz_%): $(FUZZ_B)/fuzz_%: $(FUZZ_B)/fuzz/fuzz_%.o $(FU
 	$(CC) -fsanitize=fuzzer $(RPATH) -o $@ $^ $(ALL_LDLIBS)
 -include $(FUZZ_OBJ:.o=.d)
 
+# ---- MPI: zvmperf-mpi (src/mpi/README.md) ------------------------------------------------
+# The library, the MPI driver src/mpi/ and the CLI's argument, error, JSON and model-lookup
+# modules, compiled with mpicc against Debian's parallel HDF5 (hdf5-openmpi) in build-mpi/.
+# Needs libopenmpi-dev, openmpi-bin and libhdf5-openmpi-dev; the default build does not.
+MPI_B       := build-mpi
+MPICC       ?= mpicc
+MPIRUN      ?= mpirun
+MPI_SRC     := $(sort $(wildcard src/mpi/*.c))
+MPI_CLI_SRC := src/cli/args.c src/cli/common.c src/cli/json.c src/cli/modelsrc.c
+MPI_OBJ     := $(MPI_SRC:%.c=$(B)/%.o)
+.PHONY: mpi test-mpi
+mpi:
+	@command -v $(MPICC) >/dev/null 2>&1 && $(PKG_CONFIG) --exists hdf5-openmpi || { \
+	  echo "make mpi: needs $(MPICC) and pkg-config hdf5-openmpi; install them with:" \
+	  "apt-get install libopenmpi-dev openmpi-bin libhdf5-openmpi-dev"; exit 1; }
+	$(MAKE) --no-print-directory B=$(MPI_B) CC=$(MPICC) HDF5_PKG=hdf5-openmpi $(MPI_B)/zvmperf-mpi
+$(B)/zvmperf-mpi: $(MPI_OBJ) $(MPI_CLI_SRC:%.c=$(B)/%.o) $(STLIB)
+	$(CC) $(RPATH) -o $@ $(MPI_OBJ) $(MPI_CLI_SRC:%.c=$(B)/%.o) $(STLIB) $(JANSSON_LIBS) $(ALL_LDLIBS)
+$(MPI_OBJ): ALL_CFLAGS += $(JANSSON_CFLAGS)
+-include $(MPI_OBJ:.o=.d)
+
+# the MPI sweep against the serial one (1, 2 and 3 ranks, resume); mpirun as root needs
+# OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in the environment (CI)
+test-mpi: mpi $(CLI)
+	MPIRUN="$(MPIRUN)" sh tests/mpi_test.sh $(MPI_B)/zvmperf-mpi $(CLI)
+
 # ---- the main job -------------------------------------------------------------------------
 DEMO_DIR := results
 calibrate: $(CLI)
@@ -254,6 +284,8 @@ demo: calibrate
 
 bench: $(BENCH_BINS) $(CLI)
 	sh bench/run.sh $(B) $(CLI)
+	@if [ -x $(MPI_B)/zvmperf-mpi ]; then sh bench/bench_mpi.sh $(MPI_B)/zvmperf-mpi $(CLI); \
+	 else echo "== zvmperf-mpi: not built (make mpi), MPI benchmarks skipped =="; fi
 
 # ---- install ------------------------------------------------------------------------------
 install: all $(B)/zvmperf.1
@@ -287,4 +319,4 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man1/zvmperf.1 $(DESTDIR)$(BASHCOMPDIR)/zvmperf
 
 clean:
-	rm -rf $(B) build-asan build-fuzz $(DEMO_DIR) tests/tmp
+	rm -rf $(B) build-asan build-fuzz $(MPI_B) $(DEMO_DIR) tests/tmp

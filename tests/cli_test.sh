@@ -591,6 +591,39 @@ if command -v ncdump >/dev/null 2>&1; then
     grep -q "int start_iterations(start_number) ;" "$R/s.cdl" &&
     grep -q "double input_storage_gb(row) ;" "$R/s.cdl" && ok || bad "ncdump -h of the report"
 fi
+# simulate: the networks of solve simulated, with confidence intervals
+expect 0 "analytic 2" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --events 20000 --replications 4
+expect 0 "analytic" -- "$ZVP" simulate repairman --sources 8 --think 4 --service 1 --discipline ros --events 20000
+expect 0 "station 1" -- "$ZVP" simulate mva --users 5 --think 2 --demands 0.3,0.2,0.5 --station-servers 1,1,inf --scv 1,3,0 --discipline fcfs,ps,fcfs --events 20000
+expect 0 "handoff cost" -- "$ZVP" simulate repairman --sources 4 --think 1 --service 1 --handoff 0.1:0.05 --events 20000
+expect 2 "does not apply to kind mm1" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --users 3
+expect 2 "wrong number of entries" -- "$ZVP" simulate mva --users 5 --demands 0.3,0.2 --scv 1,1,1
+expect 2 "fcfs, ros or ps" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --discipline lifo
+expect 2 "unknown KIND" -- "$ZVP" simulate usl
+expect 3 "utilization" -- "$ZVP" simulate mm1 --lambda 2 --mu 1
+# JSON: value/ci/unit per figure, the analytic value (P-K for M/D/1: R = 1.75), and the same
+# numbers on 1 and 2 threads
+j1=$("$ZVP" simulate mm1 --lambda 0.6 --service 1 --scv 0 --events 20000 --replications 6 --seed 7 --threads 1 --json)
+j2=$("$ZVP" simulate mm1 --lambda 0.6 --service 1 --scv 0 --events 20000 --replications 6 --seed 7 --threads 2 --json)
+if printf '%s\n%s\n' "$j1" "$j2" | "$PY" -c '
+import json, sys
+a, b = (json.loads(l) for l in sys.stdin.read().splitlines())
+for d in (a, b):
+    for k in ("seconds", "events_per_s"): d.pop(k)
+assert a == b, "thread count changes the numbers"
+assert set(a["R"]) == {"value", "ci_lo", "ci_hi", "unit"} and a["R"]["unit"] == "s"
+assert a["R"]["ci_lo"] <= a["R"]["value"] <= a["R"]["ci_hi"]
+assert abs(a["analytic"]["R"]["value"] - 1.75) < 1e-12
+assert a["events"] == 120000 and a["replications"] == 6 and a["seed"] == 7
+assert abs(a["R"]["value"] - 1.75) < 0.1'; then ok; else bad "simulate --json: $j1"; fi
+j=$("$ZVP" simulate open --lambda 0.3,0.2 --demands '1,0.5;0.5,2' --discipline ps --events 20000 --precision 0.05 --replications 4 --json)
+if printf '%s' "$j" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+p = d["precision"]
+assert p["met"] or p["event_cap_hit"]
+assert p["met"] == (p["worst"]["value"] <= 0.05 if isinstance(p["worst"], dict) else p["worst"] <= 0.05)
+assert len(d["classes"]) == 2 and len(d["stations"]) == 2 and d["analytic"] is not None'; then ok; else bad "simulate open --json: $j"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

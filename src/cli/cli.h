@@ -126,6 +126,7 @@ int cli_eval(const cli_ctx *c, int argc, char **argv);
 int cli_sweep(const cli_ctx *c, int argc, char **argv);
 int cli_calibrate(const cli_ctx *c, int argc, char **argv);
 int cli_solve(const cli_ctx *c, int argc, char **argv);
+int cli_simulate(const cli_ctx *c, int argc, char **argv); extern const char cli_help_simulate[];
 int cli_version(const cli_ctx *c, int argc, char **argv);
 int cli_validate(const cli_ctx *c, int argc, char **argv);
 int cli_sensitivity(const cli_ctx *c, int argc, char **argv);

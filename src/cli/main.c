@@ -25,6 +25,7 @@ static const cli_command commands[] = {
     {"sensitivity", "elasticities of a model's outputs to its parameters", cli_sensitivity,
      cli_help_sensitivity},
     {"solve", "analytical queueing solvers (M/M/c, MVA, bounds, USL, ...)", cli_solve, NULL},
+    {"simulate", "simulate a queueing network, with confidence intervals", cli_simulate, cli_help_simulate},
     {"version", "print the version and the data search path", cli_version, cli_help_version},
     {"help", "print the help of a command", cli_help, help_help},
 };

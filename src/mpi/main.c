@@ -1,0 +1,348 @@
+/*
+ * src/mpi/main.c - zvmperf-mpi: `zvmperf sweep` on MPI. Under `mpirun -np N` or `srun`,
+ * `zvmperf-mpi sweep MODEL --axis ... -o OUT` takes the options of `zvmperf sweep` (parsed
+ * with the CLI's argument module) and runs zvp_mpi_sweep_run on MPI_COMM_WORLD. Rank 0
+ * prints the summary, the progress line and the errors; the other ranks print nothing
+ * unless they alone fail. src/mpi/README.md describes the program.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "mpi/mpi_sweep.h"
+#include "util/atomic.h"
+
+static const char help_text[] =
+    "Usage: mpirun -np N zvmperf-mpi sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,...\n"
+    "                     [--axis ...] -o OUT.h5 [--threads T] [--block POINTS] [--resume]\n"
+    "                     [--progress|--no-progress] [NAME=VALUE ...] [--json]\n"
+    "       zvmperf-mpi --help | --version\n"
+    "The sweep of 'zvmperf sweep' on MPI: the N ranks (on one machine or several) share the\n"
+    "blocks of the grid (dynamic assignment), each evaluates its blocks with T OpenMP threads,\n"
+    "and all write OUT.h5 together with parallel HDF5. The datasets are bit-identical to\n"
+    "'zvmperf sweep' for any N and T. OUT.h5.partial is written first and renamed to OUT.h5\n"
+    "when complete; SIGINT/SIGTERM stop after the current round (exit 130/143), and --resume\n"
+    "continues a partial file (written by zvmperf or zvmperf-mpi, any number of ranks).\n"
+    "MODEL is a model file, the NAME of a calibrated model file or a registered model, as for\n"
+    "'zvmperf sweep' (not '-': standard input reaches rank 0 only). Every rank reads MODEL and\n"
+    "writes OUT.h5 by the same path: use a file system that all nodes share.\n"
+    "\n"
+    "Options:\n"
+    "      --axis SPEC       a swept parameter (at most 8 axes, at most 10^9 points)\n"
+    "  -o, --output FILE     the HDF5 file to write (replaced only when complete)\n"
+    "      --threads T       OpenMP threads per rank, 0 = the OpenMP default\n"
+    "      --block POINTS    points per block (memory per rank: up to 4 blocks), default 65536\n"
+    "      --resume          continue from OUT.h5.partial (same model, parameters and axes)\n"
+    "      --progress        rank 0 shows percent done, points/s and ETA on stderr\n"
+    "      --no-progress     no progress line (the default when stderr is not a terminal)\n"
+    "      --json            the summary as one JSON object, as 'zvmperf sweep --json'\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "Exit status: 0 success; 1 I/O or internal failure; 2 bad input; 130/143 stopped by\n"
+    "SIGINT/SIGTERM (the partial file is kept: rerun with --resume).\n";
+
+#define MAX_AXES 8
+enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, N_OPTS };
+static const cli_option opts[N_OPTS] = {
+    {"axis", 0, 1, 1},   {"output", 'o', 1, 0}, {"threads", 0, 1, 0},    {"block", 0, 1, 0},
+    {"resume", 0, 0, 0}, {"progress", 0, 0, 0}, {"no-progress", 0, 0, 0}};
+
+/* The signal that asked to stop (SIGINT or SIGTERM), 0 = none. Set by the handler only. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+typedef struct mpi_job {
+    zvp_axis axes[MAX_AXES];
+    char *names[MAX_AXES];
+    double *vals[MAX_AXES];
+    size_t n_axes;
+    zvp_model_file *mf;
+    const char *out;
+    zvp_mpi_options opt;
+} mpi_job;
+
+static int count_opt(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
+                     double *out)
+{
+    double v;
+    if (cli_number(s, &v) != 0 || v != floor(v) || v < lo || v > hi)
+        return cli_error(c, ZVP_EINVAL, "--%s = '%s' is not an integer in [%.0f, %.0f]", name, s,
+                         lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int parse_axes(const cli_ctx *c, const cli_args *a, mpi_job *j)
+{
+    zvp_error err;
+    for (size_t i = 0; i < a->n_items; i++) {
+        if (a->item_opt[i] != O_AXIS)
+            continue;
+        if (j->n_axes == MAX_AXES)
+            return cli_error(c, ZVP_EINVAL, "at most %d axes (--axis %s)", MAX_AXES,
+                             a->item_val[i]);
+        size_t k = j->n_axes;
+        zvp_error_clear(&err);
+        if (zvp_axis_parse(a->item_val[i], &j->names[k], &j->vals[k], &j->axes[k].n_values,
+                           &err) != ZVP_SUCCESS)
+            return cli_lib_error(c, &err);
+        j->axes[k].name = j->names[k];
+        j->axes[k].values = j->vals[k];
+        j->n_axes++;
+    }
+    return 0;
+}
+
+/* Options, axes, the model file and its NAME=VALUE overrides: the same on every rank. */
+static int setup(const cli_ctx *c, const cli_args *a, mpi_job *j)
+{
+    zvp_error err;
+    char file[4096];
+    double v;
+    size_t src = 0;
+    int rc;
+    zvp_sweep_options_init(&j->opt.sweep);
+    j->opt.sweep.command = c->cmdline;
+    if (a->value[O_THREADS] && (rc = count_opt(c, "threads", a->value[O_THREADS], 0, 4096, &v)))
+        return rc;
+    if (a->value[O_THREADS])
+        j->opt.sweep.threads = (int32_t)v;
+    if (a->value[O_BLOCK] && (rc = count_opt(c, "block", a->value[O_BLOCK], 1, 1073741824.0, &v)))
+        return rc;
+    if (a->value[O_BLOCK])
+        j->opt.sweep.block_points = (uint64_t)v;
+    if (a->value[O_PROGRESS] && a->value[O_NO_PROGRESS])
+        return cli_error(c, ZVP_EINVAL, "--progress and --no-progress exclude each other");
+    j->opt.progress = a->value[O_PROGRESS] ? 1 : a->value[O_NO_PROGRESS] ? 0 : isatty(2);
+    j->opt.sweep.resume = a->value[O_RESUME] ? 1 : 0;
+    if ((rc = parse_axes(c, a, j)))
+        return rc;
+    while (src < a->n_pos && strchr(a->pos[src], '='))
+        src++;
+    if (src == a->n_pos || !a->value[O_OUTPUT] || j->n_axes == 0)
+        return cli_error(c, ZVP_EINVAL, "sweep needs a MODEL, at least one --axis and -o OUT.h5 "
+                         "(see 'zvmperf-mpi --help')");
+    if (strcmp(a->pos[src], "-") == 0)
+        return cli_error(c, ZVP_EINVAL, "MODEL = '-' (standard input) is not supported under "
+                         "MPI: give a model file that every rank can read");
+    j->out = a->value[O_OUTPUT];
+    if (cli_open_model(c, a->pos[src], &j->mf, file, sizeof file, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    const char *in[1] = {file[0] ? file : NULL}, *in_what[1] = {"model file"};
+    const char *outs[1] = {j->out}, *out_what[1] = {"HDF5 file (-o)"};
+    zvp_error_clear(&err);
+    if (zvp_check_outputs(in, in_what, 1, outs, out_what, 1, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
+    const char *skip[MAX_AXES];
+    size_t n_ov = 0;
+    for (size_t k = 0; k < j->n_axes; k++)
+        skip[k] = j->axes[k].name;
+    for (size_t i = 0; ov && i < a->n_pos; i++)
+        if (i != src)
+            ov[n_ov++] = a->pos[i];
+    rc = ov ? cli_apply_overrides(c, j->mf, ov, n_ov, 0, skip, j->n_axes)
+            : cli_error(c, ZVP_ENOMEM, "out of memory");
+    free(ov);
+    return rc;
+}
+
+/* The summary on rank 0, as `zvmperf sweep` prints it. */
+static int report(const cli_ctx *c, const mpi_job *j, const zvp_sweep_summary *s, int ranks)
+{
+    const zvp_model *m = zvp_model_file_model(j->mf);
+    int rc = CLI_EXIT_OK;
+    if (s->invalid > 0)
+        cli_warn(c, "%llu of %llu points are invalid input (status 3 in /status); check the "
+                 "axis values against 'zvmperf models %s'", (unsigned long long)s->invalid,
+                 (unsigned long long)s->points, m->name);
+    if (s->invalid == s->points) {
+        fprintf(stderr, "zvmperf sweep: error: no point of the sweep is valid input; evaluate "
+                "one point with 'zvmperf eval' to see the model's message\n");
+        rc = CLI_EXIT_BADINPUT;
+    }
+    if (!c->json) {
+        printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s "
+               "on %d ranks -> %s\n", m->name, (unsigned long long)s->points,
+               (unsigned long long)s->ok, (unsigned long long)s->unstable,
+               (unsigned long long)s->invalid, s->seconds, ranks, j->out);
+        return rc;
+    }
+    json_t *d = cli_json_doc("sweep"), *axes = json_array();
+    cli_json_set(d, "status", json_string(rc ? "error" : "ok"));
+    if (rc)
+        cli_json_set(d, "message", json_string("no point of the sweep is valid input"));
+    cli_json_set(d, "model", json_string(m->name));
+    cli_json_set(d, "output", json_string(j->out));
+    cli_json_set(d, "points", json_integer((json_int_t)s->points));
+    cli_json_set(d, "ok", json_integer((json_int_t)s->ok));
+    cli_json_set(d, "unstable", json_integer((json_int_t)s->unstable));
+    cli_json_set(d, "invalid", json_integer((json_int_t)s->invalid));
+    cli_json_set(d, "seconds", cli_json_qty(s->seconds, "s", NULL));
+    cli_json_set(d, "ranks", json_integer(ranks));
+    for (size_t k = 0; axes && k < j->n_axes; k++) {
+        const char *unit = "";
+        for (size_t p = 0; p < m->n_params; p++)
+            if (strcmp(m->params[p].name, j->axes[k].name) == 0)
+                unit = m->params[p].unit;
+        json_array_append_new(axes, json_pack("{s:s, s:s, s:I}", "name", j->axes[k].name, "unit",
+                                              unit, "n_values", (json_int_t)j->axes[k].n_values));
+    }
+    cli_json_set(d, "axes", axes);
+    int prc = cli_json_print(d);
+    return rc ? rc : prc;
+}
+
+/* The command line, space-separated (recorded as the file's `command` attribute). */
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+/* The arguments and the model are the same on every rank: only rank 0 says what is wrong
+ * with them. quiet_begin sends the other ranks' stderr to /dev/null (returns the saved
+ * descriptor, or -1), quiet_end restores it. */
+static int quiet_begin(int rank)
+{
+    int saved, null;
+    if (rank == 0)
+        return -1;
+    fflush(stderr);
+    saved = dup(2);
+    null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 2);
+        close(null);
+    }
+    return saved;
+}
+
+static void quiet_end(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+}
+
+/* Run the sweep (stderr of ranks other than 0 quiet until the setup is done: see
+ * quiet_begin); the exit status (the same on every rank). */
+static int sweep(const cli_ctx *c, const cli_args *a, int rank, int ranks, int quiet)
+{
+    mpi_job j;
+    zvp_sweep_summary sum;
+    zvp_error err;
+    struct sigaction sa;
+    int rc, all;
+    memset(&j, 0, sizeof j);
+    rc = setup(c, a, &j);
+    quiet_end(quiet);
+    /* a rank that could not read the model (a file system some nodes lack) fails them all */
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (all && !rc)
+        rc = all;
+    if (!all) {
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        j.opt.stop = &stop_signal;
+        j.opt.progress = rank == 0 && j.opt.progress;
+        zvp_error_clear(&err);
+        rc = zvp_mpi_sweep_run(MPI_COMM_WORLD, j.mf, j.axes, j.n_axes, j.out, &j.opt, &sum, &err);
+        if (rc == ZVP_ECANCELED) {
+            int sig = stop_signal ? (int)stop_signal : SIGTERM;
+            MPI_Bcast(&sig, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            if (rank == 0)
+                fprintf(stderr, "zvmperf sweep: stopped by %s after %llu of %llu points; the "
+                        "partial file %s.partial is kept: run the same command with --resume "
+                        "to continue\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                        (unsigned long long)(sum.ok + sum.unstable + sum.invalid),
+                        (unsigned long long)sum.points, j.out);
+            rc = 128 + sig;
+        } else if (rc != ZVP_SUCCESS) {
+            if (rank == 0)
+                rc = cli_lib_error(c, &err);
+            else
+                rc = cli_exit_code(rc);
+        } else if (rank == 0) {
+            rc = report(c, &j, &sum, ranks);
+        } else {
+            rc = CLI_EXIT_OK;
+        }
+    }
+    zvp_model_file_free(j.mf);
+    for (size_t k = 0; k < j.n_axes; k++) {
+        free(j.names[k]);
+        free(j.vals[k]);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rank = 0, ranks = 1, rc = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (rank != 0) { /* one summary: rank 0's */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 1);
+            close(null);
+        }
+    }
+    char *cmdline = join_args(argc, argv);
+    cli_ctx c = {"sweep", cli_wants_json(argc - 1, argv + 1), 0, cmdline};
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        if (rank == 0)
+            printf("zvmperf-mpi %s\n", zvp_version());
+    } else if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+               (strcmp(argv[1], "sweep") == 0 && cli_wants_help(argc - 2, argv + 2))) {
+        if (rank == 0)
+            fputs(help_text, argc < 2 ? stderr : stdout);
+        rc = argc < 2 ? CLI_EXIT_BADINPUT : CLI_EXIT_OK;
+    } else if (strcmp(argv[1], "sweep") != 0) {
+        if (rank == 0)
+            fprintf(stderr, "zvmperf-mpi: error: unknown command '%s': the only command is "
+                    "'sweep' (see 'zvmperf-mpi --help')\n", argv[1]);
+        rc = CLI_EXIT_BADINPUT;
+    } else {
+        cli_args a;
+        int quiet = quiet_begin(rank);
+        c.json = cli_wants_json(argc - 2, argv + 2);
+        rc = cli_parse(&c, argc - 2, argv + 2, opts, N_OPTS, "", &a);
+        if (rc == 0) {
+            c.json = a.json;
+            rc = sweep(&c, &a, rank, ranks, quiet);
+            cli_args_free(&a);
+        } else {
+            quiet_end(quiet);
+        }
+    }
+    free(cmdline);
+    MPI_Finalize();
+    return rc;
+}
