@@ -557,6 +557,40 @@ expect 3 "no steady state" -- "$ZVP" sensitivity mmc arrival_rate_per_s=5
 expect 2 "sensitivity needs a MODEL" -- "$ZVP" sensitivity
 expect 0 "elasticity" -- "$ZVP" sensitivity calibration/params/paging-zvm63.ini
 
+# ---- the calibration report .h5 (layout 2, netCDF-4 / CF): h5py, xarray and ncdump open it, and
+# it holds what calibrate --json says ----------------------------------------------------------
+R=tests/tmp/cli/report
+mkdir -p "$R"
+"$ZVP" calibrate calibration/fits/sweetspot-zvm63.ini -o "$R/s.ini" --h5 "$R/s.h5" --json > "$R/s.json" 2>/dev/null &&
+  ok || bad "calibrate --h5 for the report checks"
+if "$PY" - "$R/s.h5" "$R/s.json" <<'PYEOF'
+import json, sys, warnings
+import h5py, numpy as np
+warnings.simplefilter("ignore")
+import xarray as xr
+d = json.load(open(sys.argv[2]))
+with h5py.File(sys.argv[1], "r") as f:
+    assert f.attrs["Conventions"] == "CF-1.8" and f.attrs["release"] == d["release"] == "zvm63"
+    assert f["measured"].dims[0][0].name == "/row" and f["measured"].dims[1][0].name == "/output"
+    assert f["start_iterations"].dtype.kind == "i" and np.asarray(f.attrs["dof"]).dtype.kind == "i"
+ds = xr.open_dataset(sys.argv[1], engine="h5netcdf")
+assert {"row", "parameter", "output", "start_number", "label", "input_storage_gb"} <= set(ds.coords)
+assert ds.sizes["row"] == d["rows"] and ds.sizes["parameter"] == d["free"]
+for p in d["parameters"]:
+    e = ds["estimate"].sel(parameter=p["name"])
+    assert abs(float(e) - p["estimate"]["value"]) <= 1e-15 * abs(p["estimate"]["value"]), p
+    assert str(ds["parameter_units"].sel(parameter=p["name"]).values) == p["estimate"]["unit"]
+for o in d["outputs"]:
+    assert abs(float(ds["r2"].sel(output=o["name"])) - o["r2"]["value"]) <= 1e-12
+assert abs(float(ds.attrs["mape_all_pct"]) - d["mape_pct"]["value"]) <= 1e-12
+ds.close()
+PYEOF
+then ok; else bad "report .h5 read by h5py and xarray"; fi
+if command -v ncdump >/dev/null 2>&1; then
+  ncdump -h "$R/s.h5" > "$R/s.cdl" 2>&1 && grep -q "double fitted(row, output) ;" "$R/s.cdl" &&
+    grep -q "int start_iterations(start_number) ;" "$R/s.cdl" &&
+    grep -q "double input_storage_gb(row) ;" "$R/s.cdl" && ok || bad "ncdump -h of the report"
+fi
 # simulate: the networks of solve simulated, with confidence intervals
 expect 0 "analytic 2" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --events 20000 --replications 4
 expect 0 "analytic" -- "$ZVP" simulate repairman --sources 8 --think 4 --service 1 --discipline ros --events 20000

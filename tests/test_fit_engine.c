@@ -241,7 +241,7 @@ static void test_fit_write_h5(void)
     CU_ASSERT_FATAL(rows * nm <= 16);
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     CU_ASSERT_FATAL(f >= 0);
-    CU_ASSERT(H5LTread_dataset_double(f, "/estimates", est) >= 0);
+    CU_ASSERT(H5LTread_dataset_double(f, "/estimate", est) >= 0);
     CU_ASSERT_EQUAL(est[0], zvp_fit_result_estimates(res)[0]);
     CU_ASSERT(H5LTget_dataset_info(f, "/residual", dims, &cls, &tsize) >= 0);
     CU_ASSERT_EQUAL(dims[0], rows);

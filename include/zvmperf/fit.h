@@ -255,12 +255,15 @@ const zvp_model_file *zvp_fit_result_model_file(const zvp_fit_result *res);
  *  RMSE, MAPE, and every row's measured, fitted and residual values. NULL res or fp: no-op. */
 void zvp_fit_result_print(const zvp_fit_result *res, FILE *fp);
 
-/** zvp_fit_result_write_h5 - the report as HDF5: datasets [rows x matched] measured, fitted,
- *  residual (fitted - measured), residual_pct; [p] estimates, stderrs, lo, hi, start;
- *  [p x p] covariance; [matched] r2, rmse, mape; [starts] start_cost, start_iterations,
- *  start_status; each with a `units` attribute; root attributes (names, units, labels,
- *  provenance, created in ISO 8601 UTC, cost, dof...). Atomic: written to a temporary file
- *  beside path and renamed over it only when complete; on failure path is untouched.
+/** zvp_fit_result_write_h5 - the report as HDF5, netCDF-4 / CF-1.8 (layout 2,
+ *  calibration/README.md "HDF5"): dimension scales row, parameter, output, start_number;
+ *  [row, output] measured, fitted, residual (fitted - measured), residual_pct; [parameter]
+ *  estimate, stderr, lo, hi, start, estimate_flag; [parameter, parameter] covariance; [output]
+ *  r2, rmse, mape, cells; [start_number] start_cost, start_iterations, start_status; [row]
+ *  label and input_<param> (each row's inputs); units, long_name; global attributes
+ *  (provenance, created in ISO 8601 UTC, cost, dof...; counts as integers). Atomic: written
+ *  to a temporary file beside path and renamed over it only when complete; on failure path
+ *  is untouched.
  *  @return ZVP_SUCCESS; ZVP_EINVAL (NULL); ZVP_EIO (message names the path and the failing
  *  object); ZVP_ENOMEM. */
 int zvp_fit_result_write_h5(const zvp_fit_result *res, const char *path, zvp_error *err);

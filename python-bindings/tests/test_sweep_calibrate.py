@@ -91,7 +91,7 @@ def test_calibrate_sweetspot_63_writes_only_where_asked(tmp_path):
         np.testing.assert_array_equal(fd.matched[name], cal.measured[:, j])
     # the HDF5 report holds the same estimates
     with h5py.File(tmp_path / "cal.h5", "r") as f:
-        np.testing.assert_allclose(f["estimates"][()], cal.estimate_vector, rtol=1e-12)
+        np.testing.assert_allclose(f["estimate"][()], cal.estimate_vector, rtol=1e-12)
     with z.ModelFile.read(tmp_path / "cal.ini") as back:
         for k, v in cal.estimates.items():
             assert back.params[k] == pytest.approx(v, rel=1e-9)

@@ -131,6 +131,10 @@ struct zvp_fit_result {
     size_t n_independent;  /* measured cells not declared dependent */
     int saturated;         /* n_independent <= p: standard errors undefined (NaN) */
     char **labels;         /* [n_rows] */
+    size_t n_inputs;       /* per-row input parameters (the fit's [inputs]) */
+    size_t *input_index;   /* [n_inputs] their parameter indices */
+    char **input_column;   /* [n_inputs] their data columns */
+    double *inputs;        /* [n_rows * n_inputs] row-major: each row's input values */
     zvp_fit_start_info *starts; /* [n_starts] */
     zvp_model_file *model_file;
 };

@@ -41,6 +41,12 @@ static void result_free_arrays(zvp_fit_result *r)
         for (size_t i = 0; i < r->n_rows; i++)
             free(r->labels[i]);
     free(r->labels);
+    if (r->input_column)
+        for (size_t k = 0; k < r->n_inputs; k++)
+            free(r->input_column[k]);
+    free(r->input_column);
+    free(r->input_index);
+    free(r->inputs);
     free(r->starts);
 }
 
@@ -211,6 +217,26 @@ static char *dup_opt(const char *s, int *ok)
     return d;
 }
 
+/* Copy the fit's per-row inputs (index, column, each row's value); 0 when out of memory. */
+static int result_alloc_inputs(const zvp_fit *fit, zvp_fit_result *r)
+{
+    size_t ni = fit->n_inputs, np = fit->model->n_params;
+    r->n_inputs = ni;
+    r->input_index = malloc((ni + 1) * sizeof *r->input_index);
+    r->input_column = calloc(ni + 1, sizeof *r->input_column);
+    r->inputs = malloc((r->n_rows * ni + 1) * sizeof *r->inputs);
+    if (!r->input_index || !r->input_column || !r->inputs)
+        return 0;
+    for (size_t k = 0; k < ni; k++) {
+        r->input_index[k] = fit->inputs[k].index;
+        if (!(r->input_column[k] = zvp_strdup(fit->inputs[k].column)))
+            return 0;
+        for (size_t i = 0; i < r->n_rows; i++)
+            r->inputs[i * ni + k] = fit->row_params[i * np + fit->inputs[k].index];
+    }
+    return 1;
+}
+
 /* Allocate r's arrays and copy the fit's provenance and labels; 0 when out of memory. */
 static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
 {
@@ -246,7 +272,7 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
     for (size_t i = 0; i < r->n_rows; i++)
         if (!(r->labels[i] = zvp_strdup(fit->labels[i])))
             return 0;
-    return 1;
+    return result_alloc_inputs(fit, r);
 }
 
 /* Estimates, covariance (s^2 d_a d_b cov_u[a][b]) and standard errors; NaN at a bound and
