@@ -227,26 +227,6 @@ static void gradient(const zvp_fit *fit, size_t i, const double *theta, const do
     }
 }
 
-/* Per-output residual variance of the fold's fit (relative or absolute), scaled by N / dof. */
-static void residual_variance(const zvp_fit_result *res, double *s2)
-{
-    size_t nm = res->n_match;
-    double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
-    for (size_t j = 0; j < nm; j++) {
-        double ss = 0.0;
-        size_t n = 0;
-        for (size_t i = 0; i < res->n_rows; i++) {
-            double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e;
-            if (isnan(y))
-                continue;
-            e = res->residual_absolute ? f - y : (f - y) / fabs(y);
-            ss += e * e;
-            n++;
-        }
-        s2[j] = n ? ss / (double)n * scale : NAN;
-    }
-}
-
 /* Predictions and intervals of fold fd's held-out rows from the fold's result. */
 static void predict_fold(const zvp_fit *fit, const zvp_fit_result *res, const vfold *fd,
                          double level, zvp_validation *v, double *scratch)
@@ -256,7 +236,7 @@ static void predict_fold(const zvp_fit *fit, const zvp_fit_result *res, const vf
     double *grad = y + nm, *s2 = grad + p * nm, *up = s2 + nm, *dn = up + nm;
     const double *cov = res->covariance;
     double t = fd->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)fd->dof) : NAN;
-    residual_variance(res, s2);
+    zvp_fit_residual_variance(res, s2);
     for (size_t h = 0; h < fd->n_held; h++) {
         size_t i = fd->held[h];
         if (predict_row(fit, i, res->estimates, params, outputs, y))
