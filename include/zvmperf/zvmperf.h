@@ -13,4 +13,5 @@
 #include "table.h"
 #include "fit.h"
 #include "fitfile.h"
+#include "interval.h"
 #endif /* ZVMPERF_ZVMPERF_H */

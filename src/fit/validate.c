@@ -14,9 +14,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_cdf.h>
 #include <omp.h>
 #include "fit/fit_impl.h"
+#include "interval/interval_impl.h"
 
 typedef struct vfold {
     int status;            /* ZVP_FOLD_* */
@@ -235,7 +235,7 @@ static void predict_fold(const zvp_fit *fit, const zvp_fit_result *res, const vf
     double *params = scratch, *outputs = params + np, *y = outputs + fit->model->n_outputs;
     double *grad = y + nm, *s2 = grad + p * nm, *up = s2 + nm, *dn = up + nm;
     const double *cov = res->covariance;
-    double t = fd->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)fd->dof) : NAN;
+    double t = fd->dof > 0 ? zvp_interval_quantile(level, (double)fd->dof) : NAN;
     zvp_fit_residual_variance(res, s2);
     for (size_t h = 0; h < fd->n_held; h++) {
         size_t i = fd->held[h];
@@ -246,19 +246,10 @@ static void predict_fold(const zvp_fit *fit, const zvp_fit_result *res, const vf
         if (!(fd->dof > 0))
             continue;
         gradient(fit, i, res->estimates, y, params, outputs, up, dn, grad);
-        for (size_t j = 0; j < nm; j++) {
-            double var = 0.0, sd;
-            for (size_t a = 0; a < p; a++)
-                for (size_t b = 0; b < p; b++)
-                    if (!isnan(cov[a * p + b])) /* at a bound / unidentified: held fixed */
-                        var += grad[a * nm + j] * grad[b * nm + j] * cov[a * p + b];
-            var += s2[j] * (res->residual_absolute ? 1.0 : y[j] * y[j]);
-            sd = sqrt(var);
-            if (isfinite(sd)) {
-                v->lo[i * nm + j] = y[j] - t * sd;
-                v->hi[i * nm + j] = y[j] + t * sd;
-            }
-        }
+        for (size_t j = 0; j < nm; j++) /* at a bound / unidentified: NaN, held fixed */
+            zvp_delta_bounds(y[j], grad + j, nm, cov, p,
+                             s2[j] * (res->residual_absolute ? 1.0 : y[j] * y[j]), t,
+                             &v->lo[i * nm + j], &v->hi[i * nm + j]);
     }
 }
 
