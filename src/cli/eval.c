@@ -148,41 +148,8 @@ static void print_text(const zvp_model_file *mf, const double *out, const ivreq 
 /* --interval and its companions into iv; 0 or an exit status (reported). */
 static int parse_interval(const cli_ctx *c, const cli_args *a, ivreq *iv)
 {
-    double v;
-    iv->o = zvp_interval_default_options();
-    iv->on = a->value[O_INTERVAL] != NULL;
-    if (!iv->on) {
-        for (int k = O_METHOD; k < N_OPTS; k++)
-            if (a->value[k])
-                return cli_error(c, ZVP_EINVAL, "--%s needs --interval LEVEL", opts[k].name);
-        return 0;
-    }
-    if (cli_number(a->value[O_INTERVAL], &v) || !(v > 0.0 && v < 1.0))
-        return cli_error(c, ZVP_EINVAL, "--interval %s: the level is a number in (0, 1), e.g. 0.9",
-                         a->value[O_INTERVAL]);
-    iv->o.level = v;
-    if (a->value[O_METHOD]) {
-        if (strcmp(a->value[O_METHOD], "mc") && strcmp(a->value[O_METHOD], "delta"))
-            return cli_error(c, ZVP_EINVAL, "--method %s: expected delta or mc", a->value[O_METHOD]);
-        iv->o.method = strcmp(a->value[O_METHOD], "mc") == 0 ? ZVP_INTERVAL_MC : ZVP_INTERVAL_DELTA;
-    }
-    if ((a->value[O_SAMPLES] || a->value[O_SEED]) && iv->o.method != ZVP_INTERVAL_MC)
-        return cli_error(c, ZVP_EINVAL, "--%s is for --method mc (the delta method draws nothing)",
-                         a->value[O_SAMPLES] ? "samples" : "seed");
-    if (a->value[O_SAMPLES]) {
-        if (cli_number(a->value[O_SAMPLES], &v) || v != floor(v) || v < 2 || v > 1e8)
-            return cli_error(c, ZVP_EINVAL, "--samples %s: a whole number in [2, 100000000]",
-                             a->value[O_SAMPLES]);
-        iv->o.samples = (size_t)v;
-    }
-    if (a->value[O_SEED]) {
-        if (cli_number(a->value[O_SEED], &v) || v != floor(v) || v < 0 || v > 9007199254740992.0)
-            return cli_error(c, ZVP_EINVAL, "--seed %s: a whole number in [0, 2^53]",
-                             a->value[O_SEED]);
-        iv->o.seed = (uint64_t)v;
-    }
-    iv->o.prediction = a->value[O_CONFIDENCE] == NULL;
-    return 0;
+    return cli_interval_options(c, a->value[O_INTERVAL], a->value[O_METHOD], a->value[O_SAMPLES],
+                                a->value[O_SEED], a->value[O_CONFIDENCE] != NULL, &iv->o, &iv->on);
 }
 
 /* Split NAME=LO..HI arguments from the overrides: ranges go to iv (the parameter set to the
