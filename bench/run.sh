@@ -50,6 +50,22 @@ fi
 # make calibrate (every shipped fit) on a copy of calibration/ (issue 11: under 2 s)
 echo "== calibrate: every fit of calibration/fits (bench/calibrate.sh) =="
 [ -x "$CLI" ] && { sh bench/calibrate.sh "$CLI" || rc=1; }
+# Monte Carlo intervals (issue 11, goal < 60 s): 1,000 draws at each of 10,000 points on 2
+# threads, sweep --interval 0.9 --method mc (the same numbers on any thread count)
+if [ -x "$CLI" ] && [ -r "$PARAMS" ]; then
+    echo "== CLI: sweep --interval 0.9 --method mc --samples 1000, 100 x 100 points, 2 threads =="
+    f="$OUT/zvp_bench_iv_$$.h5"
+    t0=$(date +%s.%N)
+    if "$CLI" sweep "$PARAMS" --axis storage_gb=128:1118:10 --axis cpus=1:100:1 -o "$f" \
+        --interval 0.9 --method mc --samples 1000 --threads 2 --no-progress >/dev/null; then
+        t1=$(date +%s.%N)
+        echo "$t0 $t1" | awk '{ printf "mc intervals: %.3f s wall for 10^7 draws (goal < 60 s)\n", $2 - $1 }'
+    else
+        echo "mc intervals: failed"
+        rc=1
+    fi
+    rm -f "$f"
+fi
 # Python's broadcast eval (one C call) against the CLI sweep on a 1.7-million-point grid
 PY=${PYTHON:-/usr/bin/python3}
 if [ -x "$CLI" ] && "$PY" -c "import numpy, h5py" 2>/dev/null; then

@@ -10,6 +10,7 @@
 #include "util/atomic.h"
 #include "util/ini.h"
 #include "zvmperf/modelfile.h"
+#include "modelfile_unc.h"
 
 typedef struct kv {
     char *key, *value;
@@ -22,6 +23,7 @@ struct zvp_model_file {
     char *text;      /* file text as read, "" otherwise */
     kv *prov;        /* provenance entries */
     size_t n_prov, cap_prov;
+    zvp_mf_unc *unc; /* [transform], [covariance], [residual_variance] (modelfile_unc.c) */
 };
 
 zvp_model_file *zvp_model_file_new(const zvp_model *m)
@@ -33,7 +35,8 @@ zvp_model_file *zvp_model_file_new(const zvp_model *m)
     mf->params = malloc((m->n_params ? m->n_params : 1) * sizeof(double));
     mf->stderrs = malloc((m->n_params ? m->n_params : 1) * sizeof(double));
     mf->text = zvp_strdup("");
-    if (!mf->params || !mf->stderrs || !mf->text) {
+    mf->unc = zvp_mf_unc_new(m);
+    if (!mf->params || !mf->stderrs || !mf->text || !mf->unc) {
         zvp_model_file_free(mf);
         return NULL;
     }
@@ -55,8 +58,11 @@ void zvp_model_file_free(zvp_model_file *mf)
     free(mf->params);
     free(mf->stderrs);
     free(mf->text);
+    zvp_mf_unc_free(mf->unc);
     free(mf);
 }
+
+zvp_mf_unc *zvp_model_file_unc(const zvp_model_file *mf) { return mf ? mf->unc : NULL; }
 
 /* Accessors: a NULL handle gives NULL / NaN, or is a no-op (model.h). */
 const zvp_model *zvp_model_file_model(const zvp_model_file *mf) { return mf ? mf->model : NULL; }
@@ -302,6 +308,8 @@ static int apply_entry(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_ent
         return apply_number(mf, ini, e, err);
     if (strcmp(e->section, "provenance") == 0)
         return read_provenance(mf, ini, e, err);
+    if (zvp_mf_unc_is_section(e->section))
+        return zvp_mf_unc_apply(mf->unc, mf->model, ini, e, err);
     if (strcmp(e->section, "model") == 0) {
         if (strcmp(e->key, "name") != 0 && strcmp(e->key, "description") != 0)
             return zvp_fail(err, ZVP_EPARSE,
@@ -310,7 +318,8 @@ static int apply_entry(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_ent
         return ZVP_SUCCESS;
     }
     return zvp_fail(err, ZVP_EPARSE,
-                    "%s:%zu: unknown section [%s] (allowed: model, parameters, stderr, provenance)",
+                    "%s:%zu: unknown section [%s] (allowed: model, parameters, stderr, transform, "
+                    "covariance, residual_variance, provenance)",
                     ini->name, e->line, e->section);
 }
 
@@ -356,6 +365,8 @@ static int from_ini(const zvp_ini *ini, zvp_model_file **out, zvp_error *err)
     mf->text = text;
     for (size_t i = 0; i < ini->n_entries && st == ZVP_SUCCESS; i++)
         st = apply_entry(mf, ini, &ini->entries[i], err);
+    if (st == ZVP_SUCCESS)
+        st = zvp_mf_unc_finish(mf->unc, m, ini->name, err);
     if (st != ZVP_SUCCESS) {
         zvp_model_file_free(mf);
         return st;
@@ -398,7 +409,7 @@ int zvp_model_file_read(const char *path, zvp_model_file **out, zvp_error *err)
 
 /* The shortest of %.12g, %.15g, %.17g that reads back as the same double, so a written
  * model file reproduces the evaluated model exactly and stays readable. */
-static void format_exact(double v, char *buf, size_t n)
+void zvp_format_exact(double v, char *buf, size_t n)
 {
     static const char *const fmts[] = {"%.12g", "%.15g", "%.17g"};
     v += 0.0; /* -0 is written as 0 */
@@ -420,7 +431,7 @@ static int write_stream(const zvp_model_file *mf, FILE *fp)
             zvp_version(), m->name);
     for (i = 0; i < m->n_params; i++) {
         char num[32];
-        format_exact(mf->params[i], num, sizeof num);
+        zvp_format_exact(mf->params[i], num, sizeof num);
         fprintf(fp, "; [%.20s] %.150s\n%s = %s\n", m->params[i].unit, m->params[i].description,
                 m->params[i].name, num);
     }
@@ -432,6 +443,7 @@ static int write_stream(const zvp_model_file *mf, FILE *fp)
             if (isfinite(mf->stderrs[i]))
                 fprintf(fp, "%-28s = %.6g\n", m->params[i].name, mf->stderrs[i]);
     }
+    zvp_mf_unc_write(mf->unc, m, fp);
     if (mf->n_prov) {
         fprintf(fp, "\n[provenance]\n");
         for (i = 0; i < mf->n_prov; i++) {

@@ -5,7 +5,12 @@
  *     [model]       name = <registered model>
  *     [parameters]  <param> = <number>        (units as in the descriptor)
  *     [stderr]      <param> = <number>        (standard errors of fitted values, optional)
+ *     [transform]   <param> = logistic <lo> <hi>     (fitted parametrisation, optional)
+ *     [covariance]  <param> = <c_1> ... <c_n>         (covariance of the fitted u, optional)
+ *     [residual_variance] <output> = <s^2> relative|absolute   (optional)
  *     [provenance]  <key> = <text>            (optional; escapes: zvp_model_file_set_provenance)
+ * The uncertainty sections are described in calibration/README.md ("Covariance in model
+ * files"); files without them read as before.
  */
 #ifndef ZVMPERF_MODELFILE_H
 #define ZVMPERF_MODELFILE_H
@@ -133,6 +138,49 @@ const char *zvp_model_file_provenance(const zvp_model_file *mf, const char *key)
  *         finish writing path; message names it).
  */
 int zvp_model_file_write(const zvp_model_file *mf, const char *path, zvp_error *err);
+
+/* ---- Uncertainty of a calibrated file (sections [transform], [covariance],
+ * [residual_variance]; calibration/README.md, "Covariance in model files"). A fitted
+ * parameter theta in (lo, hi) is fitted as u = log((theta - lo) / (hi - theta)); the
+ * covariance is that of u (the solver's s^2 (J_u^T J_u)^-1 with the effective dof). All
+ * values round-trip exactly through zvp_model_file_write / zvp_model_file_read. ---- */
+
+/* Residual kinds of [residual_variance]: relative = of (model - measured) / |measured|,
+ * absolute = of (model - measured) in the output's unit. */
+enum { ZVP_RESVAR_RELATIVE = 0, ZVP_RESVAR_ABSOLUTE = 1 };
+
+/** zvp_model_file_set_transform - parameter i (descriptor index) is fitted through the
+ *  logistic map onto (lo, hi). @return ZVP_SUCCESS; ZVP_EINVAL (NULL, i out of range, not
+ *  finite lo < hi). */
+int zvp_model_file_set_transform(zvp_model_file *mf, size_t i, double lo, double hi,
+                                 zvp_error *err);
+/** Transforms in file order: their count, and entry k's parameter index (lo, hi through the
+ *  pointers, may be NULL); (size_t)-1 when k is out of range. */
+size_t zvp_model_file_n_transforms(const zvp_model_file *mf);
+size_t zvp_model_file_transform_at(const zvp_model_file *mf, size_t k, double *lo, double *hi);
+
+/** zvp_model_file_set_covariance - covariance [n * n] row-major of the transformed
+ *  parameters params[n] (descriptor indices, each with a transform); n = 0 clears it.
+ *  @return ZVP_SUCCESS; ZVP_EINVAL (NULL, an index without a transform or repeated, an entry
+ *  not finite, not exactly symmetric, a negative variance; the message names them);
+ *  ZVP_ENOMEM. */
+int zvp_model_file_set_covariance(zvp_model_file *mf, size_t n, const size_t *params,
+                                  const double *cov, zvp_error *err);
+/** The covariance: its size n (0: none, e.g. a saturated fit), parameter indices [n] and
+ *  matrix [n * n] (NULL when n = 0); owned by mf. */
+size_t zvp_model_file_n_covariance(const zvp_model_file *mf);
+const size_t *zvp_model_file_covariance_params(const zvp_model_file *mf);
+const double *zvp_model_file_covariance(const zvp_model_file *mf);
+
+/** zvp_model_file_set_residual_variance - residual variance of output j (ZVP_RESVAR_*
+ *  kind); NaN clears it. @return ZVP_SUCCESS; ZVP_EINVAL (j or kind out of range, var < 0 or
+ *  infinite). */
+int zvp_model_file_set_residual_variance(zvp_model_file *mf, size_t j, double var, int kind,
+                                         zvp_error *err);
+/** Residual variance of output j (NaN: none), its kind through `kind` (may be NULL). */
+double zvp_model_file_residual_variance(const zvp_model_file *mf, size_t j, int *kind);
+/** Effective degrees of freedom of the fit (provenance `dof_effective`); NaN when unknown. */
+double zvp_model_file_dof_effective(const zvp_model_file *mf);
 
 #ifdef __cplusplus
 }

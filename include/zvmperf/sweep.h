@@ -123,10 +123,13 @@ typedef struct zvp_sweep_options {
     zvp_progress_fn progress; /* may be NULL */
     void *progress_user;      /* passed to progress */
     int32_t resume;        /* 1: continue PATH.partial (checked against this sweep); 0: start anew */
+    /* NULL (default): values only. Otherwise each output OUT also gets OUT_lo and OUT_hi,
+     * the bounds of its interval (zvp_interval_grid with these options; interval.h). */
+    const struct zvp_interval_options *interval;
 } zvp_sweep_options;
 
 /** zvp_sweep_options_init - defaults: threads 0, reserved 0, block_points 65536, command
- *  NULL, progress NULL, progress_user NULL, resume 0. A NULL opt is a no-op. */
+ *  NULL, progress NULL, progress_user NULL, resume 0, interval NULL. A NULL opt is a no-op. */
 void zvp_sweep_options_init(zvp_sweep_options *opt);
 
 /* Summary of a finished sweep. */

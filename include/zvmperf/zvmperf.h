@@ -14,4 +14,5 @@
 #include "fit.h"
 #include "fitfile.h"
 #include "sim.h"
+#include "interval.h"
 #endif /* ZVMPERF_ZVMPERF_H */

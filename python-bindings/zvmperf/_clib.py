@@ -206,7 +206,8 @@ class zvp_sweep_options(Structure):
     """sweep.h: options of a sweep run (fill with zvp_sweep_options_init)."""
     _fields_ = [("threads", c_int32), ("reserved", c_int32), ("block_points", c_uint64),
                 ("command", c_char_p), ("progress", zvp_progress_fn),
-                ("progress_user", c_void_p), ("resume", c_int32)]
+                ("progress_user", c_void_p), ("resume", c_int32),
+                ("interval", c_void_p)]  # const zvp_interval_options * (NULL: values only)
 
 
 class zvp_sweep_summary(Structure):

@@ -145,4 +145,11 @@ void cli_print_command_help(const cli_command *cmd, FILE *fp);
 int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, size_t n_pos,
                         size_t first, const char *const *skip, size_t n_skip);
 
+/* --interval LEVEL [--method delta|mc] [--samples N] [--seed S] [--confidence] (eval,
+ * sweep; src/cli/interval_opts.c): the options into *o, *on = 1 when --interval is given.
+ * Strings NULL when absent. 0 or an exit status (reported). */
+int cli_interval_options(const cli_ctx *c, const char *level, const char *method,
+                         const char *samples, const char *seed, int confidence,
+                         zvp_interval_options *o, int *on);
+
 #endif /* ZVMPERF_CLI_H */

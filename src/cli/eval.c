@@ -1,13 +1,16 @@
 /*
- * src/cli/eval.c - `zvmperf eval MODEL [NAME=VALUE ...] [--json]`: one point of a model.
+ * src/cli/eval.c - `zvmperf eval MODEL [NAME=VALUE ...] [--interval LEVEL ...] [--json]`: one
+ * point of a model, optionally with an interval on every output (include/zvmperf/interval.h).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
 const char cli_help_eval[] =
-    "Usage: zvmperf eval MODEL [NAME=VALUE ...] [--json]\n"
+    "Usage: zvmperf eval MODEL [NAME=VALUE ...] [--interval LEVEL [--method delta|mc]\n"
+    "                   [--samples N] [--seed S] [--confidence]] [--json]\n"
     "Evaluate a model at one point and print its outputs with units.\n"
     "\n"
     "MODEL is a model file (e.g. calibration/params/sweetspot-zvm64.ini), '-' for a model\n"
@@ -15,17 +18,70 @@ const char cli_help_eval[] =
     "$ZVMPERF_DATA/params, ./calibration/params and the installed share/zvmperf/params), or a\n"
     "registered model (its uncalibrated defaults; said on stderr). NAME=VALUE sets a\n"
     "parameter (each at most once; 'zvmperf models MODEL' lists names, units and ranges).\n"
+    "With --interval and --method mc, NAME=LO..HI samples an uncalibrated input uniformly\n"
+    "(the value column is at the middle of the range).\n"
     "\n"
     "Options:\n"
+    "      --interval LEVEL  each output as value, lo, hi: a LEVEL (e.g. 0.9) prediction\n"
+    "                        interval (parameter uncertainty from the file's covariance plus\n"
+    "                        the output's residual scatter); the file must be calibrated\n"
+    "      --method M        delta (default: linearised, Student t with the fit's effective\n"
+    "                        dof) or mc (Monte Carlo draws of the fitted parameters)\n"
+    "      --samples N       Monte Carlo draws (default 1000)\n"
+    "      --seed S          Monte Carlo seed (default 1): the same numbers on any thread count\n"
+    "      --confidence      a confidence interval (parameter uncertainty only)\n"
     "      --json   one JSON object {\"command\", \"model\", \"model_file\", \"parameters\",\n"
     "               \"outputs\": {NAME: {\"value\", \"unit\"}}, \"status\": ok|unstable|error};\n"
-    "               with no steady state the outputs are null and \"nulls\" says why\n"
+    "               with --interval each output also has \"lo\", \"hi\" and \"kind\", and\n"
+    "               \"interval\" says level, kind, method, samples, seed, dof_effective and\n"
+    "               no_steady_state_share; with no steady state the outputs are null and\n"
+    "               \"nulls\" says why\n"
     "  -h, --help   this help\n"
     "  --           end of options (a model file whose name starts with '-')\n";
 
+enum { O_INTERVAL, O_METHOD, O_SAMPLES, O_SEED, O_CONFIDENCE, N_OPTS };
+static const cli_option opts[N_OPTS] = {{"interval", 0, 1, 0}, {"method", 0, 1, 0},
+                                        {"samples", 0, 1, 0}, {"seed", 0, 1, 0},
+                                        {"confidence", 0, 0, 0}};
+
+/* What an interval request holds besides the library options. */
+typedef struct ivreq {
+    int on;
+    zvp_interval_options o;
+    zvp_interval_range rng[64];
+    char names[64][128];
+    double *lo, *hi, no_result;
+} ivreq;
+
+/* The interval kind of output j: "prediction" unless the output has no residual variance. */
+static const char *kind_of(const zvp_model_file *mf, const ivreq *iv, size_t j)
+{
+    if (!iv->o.prediction)
+        return "confidence";
+    return isnan(zvp_model_file_residual_variance(mf, j, NULL))
+               ? "confidence (the fit did not match this output: no residual variance)"
+               : "prediction";
+}
+
+static json_t *interval_json(const zvp_model_file *mf, const ivreq *iv)
+{
+    json_t *o = json_object();
+    double dof = zvp_model_file_dof_effective(mf);
+    cli_json_set(o, "level", json_real(iv->o.level));
+    cli_json_set(o, "kind", json_string(iv->o.prediction ? "prediction" : "confidence"));
+    cli_json_set(o, "method", json_string(iv->o.method == ZVP_INTERVAL_MC ? "mc" : "delta"));
+    if (iv->o.method == ZVP_INTERVAL_MC) {
+        cli_json_set(o, "samples", json_integer((json_int_t)iv->o.samples));
+        cli_json_set(o, "seed", json_integer((json_int_t)iv->o.seed));
+    }
+    cli_json_set(o, "dof_effective", cli_json_num(dof, "unknown: normal quantiles"));
+    cli_json_set(o, "no_steady_state_share", cli_json_num(iv->no_result, NULL));
+    return o;
+}
+
 /* The JSON result of one evaluation (out may hold NaN: null with the model's message). */
 static int print_json(const zvp_model_file *mf, const char *file, const double *out, int st,
-                      const zvp_error *err)
+                      const zvp_error *err, const ivreq *iv)
 {
     const zvp_model *m = zvp_model_file_model(mf);
     const double *p = zvp_model_file_params((zvp_model_file *)mf);
@@ -35,9 +91,19 @@ static int print_json(const zvp_model_file *mf, const char *file, const double *
     cli_json_set(d, "model_file", file && *file ? json_string(file) : json_null());
     for (size_t i = 0; i < m->n_params; i++)
         cli_json_set(params, m->params[i].name, cli_json_qty(p[i], m->params[i].unit, NULL));
-    for (size_t j = 0; j < m->n_outputs; j++)
-        cli_json_set(outs, m->outputs[j].name, cli_json_qty(out[j], m->outputs[j].unit, why));
+    for (size_t j = 0; j < m->n_outputs; j++) {
+        json_t *q = cli_json_qty(out[j], m->outputs[j].unit, why);
+        if (iv->on) {
+            const char *nb = why ? why : "no interval: no draw or derivative with a result";
+            cli_json_set(q, "lo", cli_json_num(iv->lo[j], nb));
+            cli_json_set(q, "hi", cli_json_num(iv->hi[j], nb));
+            cli_json_set(q, "kind", json_string(kind_of(mf, iv, j)));
+        }
+        cli_json_set(outs, m->outputs[j].name, q);
+    }
     cli_json_set(d, "parameters", params);
+    if (iv->on)
+        cli_json_set(d, "interval", interval_json(mf, iv));
     cli_json_set(d, "outputs", outs);
     cli_json_set(d, "status", json_string(st == ZVP_SUCCESS    ? "ok"
                                           : st == ZVP_EUNSTABLE ? "unstable"
@@ -50,66 +116,165 @@ static int print_json(const zvp_model_file *mf, const char *file, const double *
     return cli_json_print(d);
 }
 
+static void print_text(const zvp_model_file *mf, const double *out, const ivreq *iv)
+{
+    const zvp_model *m = zvp_model_file_model(mf);
+    printf("model %s\n", m->name);
+    if (iv->on) {
+        double dof = zvp_model_file_dof_effective(mf);
+        printf("%g%% %s interval, %s", 100.0 * iv->o.level,
+               iv->o.prediction ? "prediction" : "confidence",
+               iv->o.method == ZVP_INTERVAL_MC ? "Monte Carlo" : "delta method");
+        if (iv->o.method == ZVP_INTERVAL_MC)
+            printf(" (%zu draws, seed %llu; %.3g%% without a steady state)", iv->o.samples,
+                   (unsigned long long)iv->o.seed, 100.0 * iv->no_result);
+        else if (isfinite(dof))
+            printf(" (Student t, %g effective dof)", dof);
+        printf("\n  %-24s %14s %14s %14s %-9s\n", "output", "value", "lo", "hi", "unit");
+    }
+    for (size_t j = 0; j < m->n_outputs; j++) {
+        if (iv->on)
+            printf("  %-24s %14.6g %14.6g %14.6g %-9s %s%s\n", m->outputs[j].name, out[j] + 0.0,
+                   iv->lo[j] + 0.0, iv->hi[j] + 0.0, m->outputs[j].unit,
+                   m->outputs[j].description,
+                   strcmp(kind_of(mf, iv, j), "prediction") && iv->o.prediction
+                       ? " [confidence only: not fitted]" : "");
+        else
+            printf("  %-24s %14.6g %-9s %s\n", m->outputs[j].name, out[j] + 0.0 /* -0: 0 */,
+                   m->outputs[j].unit, m->outputs[j].description);
+    }
+}
+
+/* --interval and its companions into iv; 0 or an exit status (reported). */
+static int parse_interval(const cli_ctx *c, const cli_args *a, ivreq *iv)
+{
+    return cli_interval_options(c, a->value[O_INTERVAL], a->value[O_METHOD], a->value[O_SAMPLES],
+                                a->value[O_SEED], a->value[O_CONFIDENCE] != NULL, &iv->o, &iv->on);
+}
+
+/* Split NAME=LO..HI arguments from the overrides: ranges go to iv (the parameter set to the
+ * middle of the range), the others to ov. 0 or an exit status. */
+static int split_ranges(const cli_ctx *c, zvp_model_file *mf, const char **pos, size_t n,
+                        const char **ov, size_t *n_ov, ivreq *iv)
+{
+    const zvp_model *m = zvp_model_file_model(mf);
+    *n_ov = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(pos[i], '='), *dots = eq ? strstr(eq, "..") : NULL;
+        char lo_s[64], hi_s[64];
+        zvp_interval_range *g;
+        zvp_error e;
+        long k;
+        if (!dots) {
+            ov[(*n_ov)++] = pos[i];
+            continue;
+        }
+        if (!iv->on || iv->o.method != ZVP_INTERVAL_MC)
+            return cli_error(c, ZVP_EINVAL, "'%s': a range NAME=LO..HI is sampled by "
+                             "--interval LEVEL --method mc only%s", pos[i],
+                             iv->on ? " (not by --method delta)" : "");
+        if (iv->o.n_ranges == 64 || (size_t)(eq - pos[i]) >= sizeof iv->names[0] ||
+            (size_t)(dots - eq) > sizeof lo_s || strlen(dots + 2) >= sizeof hi_s)
+            return cli_error(c, ZVP_EINVAL, "'%.100s': too many or too long ranges", pos[i]);
+        g = &iv->rng[iv->o.n_ranges];
+        snprintf(iv->names[iv->o.n_ranges], sizeof iv->names[0], "%.*s", (int)(eq - pos[i]),
+                 pos[i]);
+        snprintf(lo_s, sizeof lo_s, "%.*s", (int)(dots - eq - 1), eq + 1);
+        snprintf(hi_s, sizeof hi_s, "%s", dots + 2);
+        g->name = iv->names[iv->o.n_ranges];
+        if (cli_number(lo_s, &g->lo) || cli_number(hi_s, &g->hi) || !(g->lo < g->hi))
+            return cli_error(c, ZVP_EPARSE, "'%s': a range is NAME=LO..HI with numbers LO < HI",
+                             pos[i]);
+        zvp_error_clear(&e);
+        if ((k = zvp_model_param_index(m, g->name, &e)) < 0)
+            return cli_lib_error(c, &e);
+        if (zvp_model_file_set(mf, g->name, m->params[k].integer ? floor(0.5 * (g->lo + g->hi))
+                                                                  : 0.5 * (g->lo + g->hi), &e))
+            return cli_lib_error(c, &e);
+        iv->o.n_ranges++;
+    }
+    iv->o.ranges = iv->rng;
+    return 0;
+}
+
+/* Evaluate (with the interval when asked) and print. */
+static int evaluate(const cli_ctx *c, zvp_model_file *mf, const char *file, ivreq *iv)
+{
+    const zvp_model *m = zvp_model_file_model(mf);
+    double *out = malloc((3 * m->n_outputs + 1) * sizeof *out);
+    zvp_error err;
+    int st, rc = 0;
+    if (!out)
+        return cli_error(c, ZVP_ENOMEM, "out of memory");
+    iv->lo = out + m->n_outputs;
+    iv->hi = iv->lo + m->n_outputs;
+    iv->no_result = NAN;
+    zvp_error_clear(&err);
+    st = iv->on ? zvp_interval_eval(mf, NULL, &iv->o, out, iv->lo, iv->hi, &iv->no_result, &err)
+                : zvp_model_eval(m, zvp_model_file_params(mf), out, &err);
+    if (iv->on && st != ZVP_SUCCESS && st != ZVP_EUNSTABLE)
+        rc = cli_lib_error(c, &err); /* no interval: the reason (e.g. a saturated file) */
+    else if (c->json) {
+        if (st != ZVP_SUCCESS)
+            for (size_t j = 0; j < 3 * m->n_outputs; j++)
+                out[j] = NAN;
+        rc = print_json(mf, file, out, st, &err, iv);
+        if (st != ZVP_SUCCESS) {
+            fprintf(stderr, "zvmperf eval: error: %s\n", err.message);
+            rc = cli_exit_code(st);
+        }
+    } else if (st == ZVP_SUCCESS) {
+        print_text(mf, out, iv);
+    } else {
+        rc = cli_lib_error(c, &err);
+    }
+    free(out);
+    return rc;
+}
+
 int cli_eval(const cli_ctx *c0, int argc, char **argv)
 {
     cli_ctx c = *c0;
     cli_args a;
     zvp_error err;
     zvp_model_file *mf = NULL;
+    ivreq *iv = calloc(1, sizeof *iv);
     char file[4096];
-    size_t src = 0;
+    size_t src = 0, n_ov = 0;
     c.error_outputs = 1;
-    int rc = cli_parse(&c, argc, argv, NULL, 0, "", &a);
-    if (rc)
+    int rc = iv ? cli_parse(&c, argc, argv, opts, N_OPTS, "", &a)
+                : cli_error(&c, ZVP_ENOMEM, "out of memory");
+    if (rc) {
+        free(iv);
         return rc;
+    }
     c.json = a.json;
     while (src < a.n_pos && strchr(a.pos[src], '='))
         src++;
-    if (src == a.n_pos) {
-        cli_args_free(&a);
-        return cli_error(&c, ZVP_EINVAL, "eval needs a MODEL (a model file, '-', or a name): "
-                         "usage: zvmperf eval MODEL [NAME=VALUE ...] [--json]");
-    }
-    if (cli_open_model(&c, a.pos[src], &mf, file, sizeof file, &err) != ZVP_SUCCESS) {
-        cli_args_free(&a);
-        return cli_lib_error(&c, &err);
-    }
-    /* the overrides: every positional but the model */
-    const char **ov = malloc((a.n_pos + 1) * sizeof *ov);
-    size_t n_ov = 0;
-    for (size_t i = 0; ov && i < a.n_pos; i++)
+    if ((rc = parse_interval(&c, &a, iv)) == 0 && src == a.n_pos)
+        rc = cli_error(&c, ZVP_EINVAL, "eval needs a MODEL (a model file, '-', or a name): "
+                       "usage: zvmperf eval MODEL [NAME=VALUE ...] [--interval LEVEL] [--json]");
+    if (!rc && cli_open_model(&c, a.pos[src], &mf, file, sizeof file, &err) != ZVP_SUCCESS)
+        rc = cli_lib_error(&c, &err);
+    /* the overrides: every positional but the model; ranges NAME=LO..HI apart */
+    const char **pos = rc ? NULL : malloc((a.n_pos + 1) * sizeof *pos);
+    const char **ov = pos ? malloc((a.n_pos + 1) * sizeof *ov) : NULL;
+    size_t n_pos = 0;
+    if (!rc && (!pos || !ov))
+        rc = cli_error(&c, ZVP_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < a.n_pos; i++)
         if (i != src)
-            ov[n_ov++] = a.pos[i];
-    rc = ov ? cli_apply_overrides(&c, mf, ov, n_ov, 0, NULL, 0)
-            : cli_error(&c, ZVP_ENOMEM, "out of memory");
+            pos[n_pos++] = a.pos[i];
+    if (!rc)
+        rc = split_ranges(&c, mf, pos, n_pos, ov, &n_ov, iv);
+    if (!rc)
+        rc = cli_apply_overrides(&c, mf, ov, n_ov, 0, NULL, 0);
+    if (!rc)
+        rc = evaluate(&c, mf, file, iv);
+    free(pos);
     free(ov);
     cli_args_free(&a);
-    const zvp_model *m = zvp_model_file_model(mf);
-    double *out = rc ? NULL : malloc(m->n_outputs * sizeof *out);
-    if (!rc && !out)
-        rc = cli_error(&c, ZVP_ENOMEM, "out of memory");
-    if (rc) {
-        zvp_model_file_free(mf);
-        return rc;
-    }
-    zvp_error_clear(&err);
-    int st = zvp_model_eval(m, zvp_model_file_params(mf), out, &err);
-    if (c.json) {
-        rc = print_json(mf, file, out, st, &err);
-        if (st != ZVP_SUCCESS) {
-            fprintf(stderr, "zvmperf eval: error: %s\n", err.message);
-            rc = cli_exit_code(st);
-        }
-    } else if (st == ZVP_SUCCESS) {
-        printf("model %s\n", m->name);
-        for (size_t j = 0; j < m->n_outputs; j++)
-            printf("  %-24s %14.6g %-9s %s\n", m->outputs[j].name, out[j] + 0.0 /* -0: 0 */,
-                   m->outputs[j].unit,
-                   m->outputs[j].description);
-    } else {
-        rc = cli_lib_error(&c, &err);
-    }
-    free(out);
     zvp_model_file_free(mf);
+    free(iv);
     return rc;
 }

@@ -17,7 +17,8 @@
 const char cli_help_sweep[] =
     "Usage: zvmperf sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
     "                     -o OUT.h5 [--threads N] [--block POINTS] [--resume]\n"
-    "                     [--progress|--no-progress] [NAME=VALUE ...] [--json]\n"
+    "                     [--progress|--no-progress] [--interval LEVEL [--method delta|mc]\n"
+    "                     [--samples N] [--seed S] [--confidence]] [NAME=VALUE ...] [--json]\n"
     "Evaluate MODEL over the Cartesian product of the axes (first axis slowest) in parallel\n"
     "and write OUT.h5, a netCDF-4 file (xarray, ncdump): one coordinate variable per axis,\n"
     "one N-D variable per output (with units), status per point (0 not computed, 1 ok,\n"
@@ -38,15 +39,21 @@ const char cli_help_sweep[] =
     "                        parameters and axes; only missing points are computed)\n"
     "      --progress        show the progress line (percent, points/s, ETA) on stderr\n"
     "      --no-progress     never show it (default: shown when stderr is a terminal)\n"
+    "      --interval LEVEL  also OUT_lo and OUT_hi beside each output OUT: the bounds of its\n"
+    "                        LEVEL prediction interval (as 'zvmperf eval --interval'; the\n"
+    "                        same numbers on any thread count); --method, --samples, --seed,\n"
+    "                        --confidence as for eval\n"
     "      --json            the summary as one JSON object {\"command\", \"model\", \"output\",\n"
     "                        \"points\", \"ok\", \"unstable\", \"invalid\", \"seconds\", \"axes\", \"status\"}\n"
     "  -h, --help            this help\n";
 
 #define MAX_AXES 8
-enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, N_OPTS };
+enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, O_INTERVAL,
+       O_METHOD, O_SAMPLES, O_SEED, O_CONFIDENCE, N_OPTS };
 static const cli_option opts[N_OPTS] = {
     {"axis", 0, 1, 1},   {"output", 'o', 1, 0},   {"threads", 0, 1, 0},    {"block", 0, 1, 0},
-    {"resume", 0, 0, 0}, {"progress", 0, 0, 0}, {"no-progress", 0, 0, 0}};
+    {"resume", 0, 0, 0}, {"progress", 0, 0, 0}, {"no-progress", 0, 0, 0}, {"interval", 0, 1, 0},
+    {"method", 0, 1, 0}, {"samples", 0, 1, 0},  {"seed", 0, 1, 0},        {"confidence", 0, 0, 0}};
 
 /* ---- interruption and progress ------------------------------------------------------ */
 
@@ -255,6 +262,15 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
         opt.block_points = (uint64_t)v;
     if ((rc = parse_axes(c, a, j)))
         return rc;
+    zvp_interval_options iv;
+    int iv_on = 0;
+    if ((rc = cli_interval_options(c, a->value[O_INTERVAL], a->value[O_METHOD],
+                                   a->value[O_SAMPLES], a->value[O_SEED],
+                                   a->value[O_CONFIDENCE] != NULL, &iv, &iv_on)))
+        return rc;
+    iv.threads = opt.threads;
+    if (iv_on)
+        opt.interval = &iv;
     while (src < a->n_pos && strchr(a->pos[src], '='))
         src++;
     if (src == a->n_pos || !a->value[O_OUTPUT] || j->n_axes == 0)
@@ -280,6 +296,10 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
     rc = ov ? cli_apply_overrides(c, mf, ov, n_ov, 0, skip, j->n_axes)
             : cli_error(c, ZVP_ENOMEM, "out of memory");
     free(ov);
+    zvp_error_clear(&err); /* intervals undefined (e.g. a saturated file): say so up front */
+    if (!rc && iv_on && zvp_interval_points(mf, zvp_model_file_params(mf), 0, 0, 0, NULL, NULL,
+                                            &iv, NULL, NULL, NULL, NULL, NULL, &err))
+        rc = cli_lib_error(c, &err);
     if (!rc)
         rc = sweep_now(c, a, j, mf, &opt);
     zvp_model_file_free(mf);

@@ -122,6 +122,7 @@ struct zvp_fit_result {
     int *flags;            /* [p] ZVP_FIT_AT_BOUND, ZVP_FIT_UNIDENTIFIED or 0 */
     double *estimates, *stderrs; /* [p] */
     double *covariance;    /* [p*p] */
+    double *cov_u;         /* [p*p] covariance of the fitted u (NaN rows as covariance) */
     double *measured, *fitted, *residual; /* [n_rows*n_match]; residual = fitted - measured */
     double *r2, *rmse, *mape; /* [n_match] */
     size_t *cells;         /* [n_match] measured cells per output */
@@ -221,6 +222,11 @@ void zvp_fit_solution_free(zvp_fit_solution *sol);
 /* Build the result from a solution (result.c); takes sol->starts. */
 int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
                          zvp_fit_solution *sol, zvp_fit_result **out, zvp_error *err);
+
+/* Residual variance s2[n_match] of each matched output of a result: the mean squared
+ * residual (relative or absolute, as fitted, unweighted) scaled by N / dof (N independent
+ * cells, dof effective); NaN when dof = 0 (result.c; validate.c and the model file use it). */
+void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2);
 
 /* Set the data column of matched output j / input k and the column's unit (fit file); copies.
  * ZVP_ENOMEM on failure. */

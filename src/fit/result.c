@@ -30,6 +30,7 @@ static void result_free_arrays(zvp_fit_result *r)
     free(r->estimates);
     free(r->stderrs);
     free(r->covariance);
+    free(r->cov_u);
     free(r->measured);
     free(r->fitted);
     free(r->residual);
@@ -151,6 +152,8 @@ static int result_provenance(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
         snprintf(val, sizeof val, "%zu", r->n_independent);
         PROV("independent_cells", val);
     }
+    snprintf(val, sizeof val, "%zu", r->dof_eff);
+    PROV("dof_effective", val);
     if (r->saturated)
         PROV("stderr_note", "saturated: standard errors undefined");
     snprintf(val, sizeof val, "%.6g", r->mape_all);
@@ -174,6 +177,68 @@ static int result_provenance(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
     }
 #undef PROV
     return st;
+}
+
+/* Residual variance per matched output (see fit_impl.h). */
+void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2)
+{
+    size_t nm = res->n_match;
+    double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
+    for (size_t j = 0; j < nm; j++) {
+        double ss = 0.0;
+        size_t n = 0;
+        for (size_t i = 0; i < res->n_rows; i++) {
+            double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e, ref, sg;
+            if (isnan(y))
+                continue;
+            /* a bound or interval cell counts its distance outside (measure.c) */
+            e = zvp_fit_cell_error(fit, i, j, f, &ref, &sg);
+            e = res->residual_absolute || e == 0.0 ? e : e / ref;
+            ss += e * e;
+            n++;
+        }
+        s2[j] = n ? ss / (double)n * scale : NAN;
+    }
+}
+
+/* [transform] of every free parameter, [covariance] of those with one (not at a bound, not
+ * unidentified; none when saturated), [residual_variance] of the matched outputs. */
+static int result_uncertainty(const zvp_fit *fit, zvp_fit_result *r, zvp_error *err)
+{
+    size_t p = r->p, n = 0, idx[ZVP_FIT_MAX_FREE], pos[ZVP_FIT_MAX_FREE];
+    double *c = malloc((p * p + 1) * sizeof *c);
+    double *rv = malloc((r->n_match + 1) * sizeof *rv);
+    zvp_error e;
+    int st = ZVP_SUCCESS;
+    zvp_error_clear(&e);
+    if (!c || !rv) {
+        free(c);
+        free(rv);
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
+    }
+    for (size_t k = 0; k < p && !st; k++) {
+        st = zvp_model_file_set_transform(r->model_file, r->param_index[k], r->lo[k], r->hi[k], &e);
+        if (!isnan(r->cov_u[k * p + k]) && r->cov_u[k * p + k] > 0.0) {
+            pos[n] = k;
+            idx[n++] = r->param_index[k];
+        }
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            c[a * n + b] = r->cov_u[pos[a] * p + pos[b]];
+    if (!st && !r->saturated)
+        st = zvp_model_file_set_covariance(r->model_file, n, idx, c, &e);
+    zvp_fit_residual_variance(fit, r, rv);
+    for (size_t j = 0; j < r->n_match && !st; j++)
+        if (isfinite(rv[j]))
+            st = zvp_model_file_set_residual_variance(r->model_file, r->output_index[j], rv[j],
+                                                      r->residual_absolute ? ZVP_RESVAR_ABSOLUTE
+                                                                           : ZVP_RESVAR_RELATIVE,
+                                                      &e);
+    free(c);
+    free(rv);
+    return st ? zvp_fit_fail_from(err, &e, "%s: the model file's covariance", zvp_fit_name(fit))
+              : ZVP_SUCCESS;
 }
 
 /* The calibrated model file: base vector, fixed and fitted values,
@@ -202,6 +267,8 @@ static int result_model_file(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
     if (st)
         return zvp_fit_fail_from(err, &e, "%s: writing the calibrated parameters",
                                  zvp_fit_name(fit));
+    if ((st = result_uncertainty(fit, r, err)))
+        return st;
     return result_provenance(fit, r, err);
 }
 
@@ -257,6 +324,7 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
     r->estimates = malloc(p * sizeof(double));
     r->stderrs = malloc(p * sizeof(double));
     r->covariance = malloc(p * p * sizeof(double));
+    r->cov_u = malloc((p * p + 1) * sizeof(double));
     r->measured = malloc(n * sizeof(double));
     r->fitted = malloc(n * sizeof(double));
     r->residual = malloc(n * sizeof(double));
@@ -266,7 +334,7 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
     r->cells = malloc(nm * sizeof(size_t));
     r->labels = calloc(r->n_rows, sizeof(char *));
     if (!ok || !r->param_index || !r->output_index || !r->lo || !r->hi || !r->start ||
-        !r->flags || !r->estimates || !r->stderrs || !r->covariance || !r->measured ||
+        !r->flags || !r->estimates || !r->stderrs || !r->covariance || !r->cov_u || !r->measured ||
         !r->fitted || !r->residual || !r->r2 || !r->rmse || !r->mape || !r->cells || !r->labels)
         return 0;
     for (size_t i = 0; i < r->n_rows; i++)
@@ -293,8 +361,12 @@ static void result_estimates(const zvp_fit *fit, const zvp_fit_solution *sol, zv
         d[k] = (th - fp->lo) * (fp->hi - th) / (fp->hi - fp->lo);
     }
     for (size_t a = 0; a < p; a++)
-        for (size_t b = 0; b < p; b++)
-            r->covariance[a * p + b] = s2 * d[a] * d[b] * sol->cov_u[a * p + b];
+        for (size_t b = 0; b < p; b++) {
+            /* symmetrised, so the model file's [covariance] is exactly symmetric */
+            double c = 0.5 * (sol->cov_u[a * p + b] + sol->cov_u[b * p + a]);
+            r->cov_u[a * p + b] = s2 * c;
+            r->covariance[a * p + b] = s2 * d[a] * d[b] * c;
+        }
     for (size_t k = 0; k < p; k++) {
         if (zvp_fit_at_bound(r->estimates[k], r->lo[k], r->hi[k]))
             r->flags[k] = ZVP_FIT_AT_BOUND;
@@ -302,7 +374,8 @@ static void result_estimates(const zvp_fit *fit, const zvp_fit_solution *sol, zv
             r->flags[k] = ZVP_FIT_UNIDENTIFIED;
         if (r->flags[k])
             for (size_t b = 0; b < p; b++)
-                r->covariance[k * p + b] = r->covariance[b * p + k] = NAN;
+                r->covariance[k * p + b] = r->covariance[b * p + k] = r->cov_u[k * p + b] =
+                    r->cov_u[b * p + k] = NAN;
     }
     for (size_t k = 0; k < p; k++)
         r->stderrs[k] = sqrt(r->covariance[k * p + k]);

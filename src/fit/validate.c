@@ -14,9 +14,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_cdf.h>
 #include <omp.h>
 #include "fit/fit_impl.h"
+#include "interval/interval_impl.h"
 
 typedef struct vfold {
     int status;            /* ZVP_FOLD_* */
@@ -227,28 +227,6 @@ static void gradient(const zvp_fit *fit, size_t i, const double *theta, const do
     }
 }
 
-/* Per-output residual variance of the fold's fit (relative or absolute; a bound or interval
- * cell counts its distance outside, measure.c), scaled by N / dof. */
-static void residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2)
-{
-    size_t nm = res->n_match;
-    double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
-    for (size_t j = 0; j < nm; j++) {
-        double ss = 0.0;
-        size_t n = 0;
-        for (size_t i = 0; i < res->n_rows; i++) {
-            double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e, ref, sg;
-            if (isnan(y))
-                continue;
-            e = zvp_fit_cell_error(fit, i, j, f, &ref, &sg);
-            e = res->residual_absolute || e == 0.0 ? e : e / ref;
-            ss += e * e;
-            n++;
-        }
-        s2[j] = n ? ss / (double)n * scale : NAN;
-    }
-}
-
 /* Predictions and intervals of fold fd's held-out rows from the fold's result. */
 static void predict_fold(const zvp_fit *fit, const zvp_fit *sub, const zvp_fit_result *res,
                          const vfold *fd, double level, zvp_validation *v, double *scratch)
@@ -257,8 +235,8 @@ static void predict_fold(const zvp_fit *fit, const zvp_fit *sub, const zvp_fit_r
     double *params = scratch, *outputs = params + np, *y = outputs + fit->model->n_outputs;
     double *grad = y + nm, *s2 = grad + p * nm, *up = s2 + nm, *dn = up + nm;
     const double *cov = res->covariance;
-    double t = fd->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)fd->dof) : NAN;
-    residual_variance(sub, res, s2);
+    double t = fd->dof > 0 ? zvp_interval_quantile(level, (double)fd->dof) : NAN;
+    zvp_fit_residual_variance(sub, res, s2);
     for (size_t h = 0; h < fd->n_held; h++) {
         size_t i = fd->held[h];
         if (predict_row(fit, i, res->estimates, params, outputs, y))
@@ -268,19 +246,10 @@ static void predict_fold(const zvp_fit *fit, const zvp_fit *sub, const zvp_fit_r
         if (!(fd->dof > 0))
             continue;
         gradient(fit, i, res->estimates, y, params, outputs, up, dn, grad);
-        for (size_t j = 0; j < nm; j++) {
-            double var = 0.0, sd;
-            for (size_t a = 0; a < p; a++)
-                for (size_t b = 0; b < p; b++)
-                    if (!isnan(cov[a * p + b])) /* at a bound / unidentified: held fixed */
-                        var += grad[a * nm + j] * grad[b * nm + j] * cov[a * p + b];
-            var += s2[j] * (res->residual_absolute ? 1.0 : y[j] * y[j]);
-            sd = sqrt(var);
-            if (isfinite(sd)) {
-                v->lo[i * nm + j] = y[j] - t * sd;
-                v->hi[i * nm + j] = y[j] + t * sd;
-            }
-        }
+        for (size_t j = 0; j < nm; j++) /* at a bound / unidentified: NaN, held fixed */
+            zvp_delta_bounds(y[j], grad + j, nm, cov, p,
+                             s2[j] * (res->residual_absolute ? 1.0 : y[j] * y[j]), t,
+                             &v->lo[i * nm + j], &v->hi[i * nm + j]);
     }
 }
 

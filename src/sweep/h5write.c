@@ -13,6 +13,7 @@
 #include "h5util.h"
 #include "internal.h"
 #include "sweep/sweep_impl.h"
+#include "zvmperf/interval.h"
 
 #ifndef ZVP_SWEEP_DEFLATE_LEVEL
 #define ZVP_SWEEP_DEFLATE_LEVEL 1 /* with shuffle; higher levels cost time, gain < 1% here */
@@ -264,14 +265,55 @@ static int zvp_sweep_open_vars(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_
         return zvp_h5_fail(err, f->path, "get the dataspace of", "status");
     if (f->output)
         return ZVP_SUCCESS;
-    f->output = malloc((m->n_outputs ? m->n_outputs : 1) * sizeof *f->output);
+    /* the outputs, then with intervals every OUT_lo, then every OUT_hi (the block order) */
+    size_t n = m->n_outputs * (pl->interval ? 3 : 1);
+    f->output = malloc((n ? n : 1) * sizeof *f->output);
     if (!f->output)
         return zvp_fail(err, ZVP_ENOMEM, "sweep: out of memory");
-    for (i = 0; i < m->n_outputs; i++) {
+    for (i = 0; i < n; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s%s", m->outputs[i % m->n_outputs].name,
+                 i < m->n_outputs ? "" : i < 2 * m->n_outputs ? "_lo" : "_hi");
         f->n_outputs = i + 1;
-        f->output[i] = H5Dopen2(f->h5, m->outputs[i].name, H5P_DEFAULT);
+        f->output[i] = H5Dopen2(f->h5, name, H5P_DEFAULT);
         if (f->output[i] < 0)
-            return zvp_h5_fail(err, f->path, "open variable", m->outputs[i].name);
+            return zvp_h5_fail(err, f->path, "open variable", name);
+    }
+    return ZVP_SUCCESS;
+}
+
+/* With intervals: OUT_lo for every output, then OUT_hi (the order of the block buffers),
+ * and the root attribute `interval` saying which interval (src/sweep/README.md). */
+static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_error *err)
+{
+    const zvp_model *m = pl->m;
+    const zvp_interval_options *o = pl->interval;
+    const double nan_fill = NAN;
+    const char *kind = o->prediction ? "prediction" : "confidence";
+    char name[256], text[1024];
+    int rc;
+    hid_t ds;
+    snprintf(text, sizeof text, "%g%% %s interval, %s%s", 100.0 * o->level, kind,
+             o->method == ZVP_INTERVAL_MC ? "Monte Carlo" : "delta method",
+             o->method == ZVP_INTERVAL_MC ? "" : " (Student t, effective dof of the fit)");
+    if (o->method == ZVP_INTERVAL_MC) {
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, " (%zu draws, seed %llu)", o->samples,
+                 (unsigned long long)o->seed);
+    }
+    if ((rc = zvp_h5_attr_string(f->h5, ".", "interval", text, f->path, err)))
+        return rc;
+    for (size_t i = 0; i < 2 * m->n_outputs; i++) {
+        const zvp_param_desc *d = &m->outputs[i % m->n_outputs];
+        int lo = i < m->n_outputs;
+        snprintf(name, sizeof name, "%s%s", d->name, lo ? "_lo" : "_hi");
+        snprintf(text, sizeof text, "%s: %s bound of the %g%% %s interval", d->description,
+                 lo ? "lower" : "upper", 100.0 * o->level, kind);
+        if ((rc = zvp_sweep_create_nd(f, pl, name, H5T_NATIVE_DOUBLE, &nan_fill, d->unit, text,
+                                      &ds, err)))
+            return rc;
+        if (H5Dclose(ds) < 0)
+            return zvp_h5_fail(err, f->path, "close variable", name);
     }
     return ZVP_SUCCESS;
 }
@@ -299,6 +341,8 @@ int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf, const zvp
         if (H5Dclose(ds) < 0)
             return zvp_h5_fail(err, f->path, "close variable", d->name);
     }
+    if (pl->interval && (rc = zvp_sweep_create_bounds(f, pl, err)))
+        return rc;
     if ((rc = zvp_sweep_create_nd(f, pl, "status", H5T_NATIVE_UINT8, &status_fill, "1",
                                   "point status", &f->status, err)) ||
         (rc = zvp_h5_attr_typed(f->status, ".", "flag_values", H5T_NATIVE_UINT8, flags, 4,

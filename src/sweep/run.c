@@ -15,6 +15,7 @@
 #include "util/atomic.h"
 #include "internal.h"
 #include "sweep/sweep_impl.h"
+#include "zvmperf/interval.h"
 
 void zvp_sweep_options_init(zvp_sweep_options *opt)
 {
@@ -28,6 +29,7 @@ void zvp_sweep_options_init(zvp_sweep_options *opt)
     opt->progress = NULL;
     opt->progress_user = NULL;
     opt->resume = 0;
+    opt->interval = NULL;
 }
 
 static double zvp_sweep_now_s(void)
@@ -98,6 +100,7 @@ typedef struct zvp_sweep_run_state {
     const zvp_sweep_plan *pl;
     const zvp_axis *axes;
     const double *fixed;
+    const zvp_model_file *mf;
     const zvp_sweep_options *opt;
     zvp_sweep_file *f;
     double *obuf;
@@ -157,8 +160,13 @@ static int zvp_sweep_blocks(zvp_sweep_run_state *s, zvp_error *err)
         uint64_t npts = zvp_sweep_block(pl, f0, start, count);
         if (s->done[b / 8] & (1u << (b % 8)))
             continue;
-        rc = zvp_eval_grid(pl->m, s->fixed, s->axes, pl->n_axes, f0, npts, s->obuf, s->sbuf,
-                           (int)opt->threads, err);
+        if (pl->interval) { /* value, lo, hi blocks (src/interval) */
+            size_t nb = pl->m->n_outputs * (size_t)npts;
+            rc = zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0, npts, pl->interval,
+                                   s->obuf, s->obuf + nb, s->obuf + 2 * nb, NULL, s->sbuf, err);
+        } else
+            rc = zvp_eval_grid(pl->m, s->fixed, s->axes, pl->n_axes, f0, npts, s->obuf, s->sbuf,
+                               (int)opt->threads, err);
         if (rc)
             break;
         failed = zvp_sweep_count(s->sbuf, npts, s->sum);
@@ -301,7 +309,9 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
                                   opt->block_points ? opt->block_points : ZVP_SWEEP_DEFAULT_BLOCK,
                                   &pl, err)))
         return rc;
+    pl.interval = opt->interval;
     s.pl = &pl;
+    s.mf = mf;
     s.axes = axes;
     s.opt = opt;
     s.f = &f;
@@ -309,7 +319,7 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
     s.fixed = zvp_model_file_params((zvp_model_file *)mf); /* read only */
     if (!s.fixed)
         return zvp_fail(err, ZVP_EINVAL, "sweep: the model file has no parameter vector");
-    if (pl.m->n_outputs && pl.block_capacity > SIZE_MAX / sizeof(double) / pl.m->n_outputs)
+    if (pl.m->n_outputs && pl.block_capacity > SIZE_MAX / sizeof(double) / 3 / pl.m->n_outputs)
         return zvp_fail(err, ZVP_EINVAL, "sweep: block_points = %llu is too large",
                         (unsigned long long)opt->block_points);
     /* the target's directory must be writable (the message names it) */
@@ -319,7 +329,7 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
 
     s.n_blocks = zvp_sweep_n_blocks(&pl);
     s.obuf = malloc((size_t)pl.block_capacity * (pl.m->n_outputs ? pl.m->n_outputs : 1) *
-                    sizeof *s.obuf);
+                    (pl.interval ? 3 : 1) * sizeof *s.obuf);
     s.sbuf = malloc((size_t)pl.block_capacity);
     s.done = calloc((size_t)(s.n_blocks / 8 + 1), 1);
     partial = zvp_sweep_path(path, ".partial");

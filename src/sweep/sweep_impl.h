@@ -41,6 +41,9 @@ typedef struct zvp_sweep_plan {
     uint64_t per_block;       /* indices of the split axis per block */
     uint64_t block_capacity;  /* per_block * inner: points per block buffer */
     uint64_t chunk[ZVP_SWEEP_MAX_AXES];
+    /* NULL: values only; else OUT_lo, OUT_hi beside each output (src/interval) and the
+     * block buffers hold value, lo, hi blocks one after the other */
+    const struct zvp_interval_options *interval;
 } zvp_sweep_plan;
 
 /* zvp_sweep_make_plan - check the axes of a sweep of mf (names, duplicates, finite values
