@@ -135,4 +135,5 @@ const zvp_model zvp_model_apache = {
     N_PARAMS, apache_params,
     N_OUTPUTS, apache_outputs,
     apache_eval,
+    NULL, /* no network for the simulator */
 };

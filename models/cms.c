@@ -164,4 +164,5 @@ const zvp_model zvp_model_cms = {
     N_PARAMS, cms_params,
     N_OUTPUTS, cms_outputs,
     cms_eval,
+    NULL, /* no network for the simulator */
 };

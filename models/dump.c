@@ -90,4 +90,5 @@ const zvp_model zvp_model_dump = {
     N_PARAMS, dump_params,
     N_OUTPUTS, dump_outputs,
     dump_eval,
+    NULL, /* no network for the simulator */
 };

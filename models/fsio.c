@@ -216,4 +216,5 @@ const zvp_model zvp_model_fsio = {
     N_PARAMS, fsio_params,
     N_OUTPUTS, fsio_outputs,
     fsio_eval,
+    NULL, /* no network for the simulator */
 };

@@ -451,4 +451,5 @@ const zvp_model zvp_model_overcommit = {
     N_PARAMS, overcommit_params,
     N_OUTPUTS, overcommit_outputs,
     overcommit_eval,
+    NULL, /* no network for the simulator */
 };

@@ -133,4 +133,5 @@ const zvp_model zvp_model_paging = {
     N_PARAMS, paging_params,
     N_OUTPUTS, paging_outputs,
     paging_eval,
+    NULL, /* no network for the simulator */
 };

@@ -298,4 +298,5 @@ const zvp_model zvp_model_sweetspot = {
     N_PARAMS, sweetspot_params,
     N_OUTPUTS, sweetspot_outputs,
     sweetspot_eval,
+    NULL, /* no network for the simulator */
 };

@@ -601,6 +601,17 @@ expect 2 "wrong number of entries" -- "$ZVP" simulate mva --users 5 --demands 0.
 expect 2 "fcfs, ros or ps" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --discipline lifo
 expect 2 "unknown KIND" -- "$ZVP" simulate usl
 expect 3 "utilization" -- "$ZVP" simulate mm1 --lambda 2 --mu 1
+expect 0 "spin_busy_pct" -- "$ZVP" simulate spinlock cpus=8 work_us=4 hold_us=1 --events 20000 --replications 4
+expect 2 "describes no network" -- "$ZVP" simulate sweetspot --events 20000
+expect 2 "zones" -- "$ZVP" simulate spinlock zones=0
+if j=$("$ZVP" simulate spinlock cpus=8 work_us=4 hold_us=1 --events 20000 --replications 4 --json) &&
+   printf '%s' "$j" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["outputs"]["spin_busy_pct"]
+assert d["command"] == "simulate" and d["model"] == "spinlock" and d["status"] == "ok"
+assert s["ci_lo"] <= s["value"] <= s["ci_hi"] and abs(s["analytic"] - 315.21) < 0.01 and s["unit"] == "%"
+assert d["outputs"]["collisions_per_s"]["value"] is None'; then ok; else bad "simulate spinlock --json: $j"; fi
 # JSON: value/ci/unit per figure, the analytic value (P-K for M/D/1: R = 1.75), and the same
 # numbers on 1 and 2 threads
 j1=$("$ZVP" simulate mm1 --lambda 0.6 --service 1 --scv 0 --events 20000 --replications 6 --seed 7 --threads 1 --json)

@@ -418,7 +418,7 @@ static int fake_eval(const double *p, double *out, zvp_error *err)
     return ZVP_SUCCESS;
 }
 static const zvp_model fake_model = {"fake", "test model", "tests", 1, fake_params, 1,
-                                     fake_outputs, fake_eval};
+                                     fake_outputs, fake_eval, NULL};
 
 static void test_engine_output_ranges(void)
 {

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "sim.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,26 @@ typedef struct zvp_param_desc {
  * says so), or ZVP_EINVAL with a message in err. */
 typedef int (*zvp_eval_fn)(const double *params, double *outputs, zvp_error *err);
 
+/* The network a model stands for, for the simulator (include/zvmperf/sim.h): fills *net
+ * for params (already checked against the descriptor) with pointers into one block the
+ * function allocates and returns in *storage (the caller frees it with free() after the
+ * run). Pure and thread-safe. Returns ZVP_SUCCESS, ZVP_EINVAL or ZVP_ENOMEM (then *storage
+ * is NULL). */
+typedef int (*zvp_network_fn)(const double *params, zvp_sim_network *net, void **storage,
+                              zvp_error *err);
+
+/* The model's outputs from a simulation of that network: outputs[n_outputs] estimates (mean
+ * and 95% interval); an output the simulator does not measure is NaN with the reason in
+ * why[j] (a static string; NULL for the measured ones). Pure. */
+typedef int (*zvp_sim_outputs_fn)(const double *params, const zvp_sim_result *r,
+                                  zvp_sim_estimate *outputs, const char **why, zvp_error *err);
+
+/* The simulation hook of a model (models/README.md "The model contract"). */
+typedef struct zvp_model_sim {
+    zvp_network_fn network;      /* the model's queueing network */
+    zvp_sim_outputs_fn outputs;  /* the simulator's figures as the model's outputs */
+} zvp_model_sim;
+
 typedef struct zvp_model {
     const char *name;        /* registry key, e.g. "sweetspot" */
     const char *description; /* one paragraph */
@@ -47,6 +68,7 @@ typedef struct zvp_model {
     size_t n_outputs;
     const zvp_param_desc *outputs;
     zvp_eval_fn eval;
+    const struct zvp_model_sim *sim; /* its network for the simulator; NULL: none */
 } zvp_model;
 
 /* ---- Registry (read-only tables, no global mutable state) ---------------------------- */
@@ -91,6 +113,23 @@ int zvp_model_check_params(const zvp_model *m, const double *params, zvp_error *
  *         is NaN.
  */
 int zvp_model_eval(const zvp_model *m, const double *params, double *outputs, zvp_error *err);
+
+/**
+ * zvp_model_simulate - simulate the network of a model at one point.
+ * @param[in]  m, params  the model (m->sim set) and params [n_params],
+ *                        checked as by zvp_model_check_params.
+ * @param[in]  opt        simulation options (NULL: zvp_sim_default_options).
+ * @param[out] outputs    [n_outputs] the outputs with 95% intervals; NaN where why[j] is set.
+ * @param[out] why        [n_outputs] NULL, or why output j is not simulated (static); may be
+ *                        NULL.
+ * @param[out] result     if not NULL, *result: the simulation's own result (free with
+ *                        zvp_sim_result_free); NULL on error.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL argument; a bad parameter; a model without a
+ *         network, named); as zvp_sim_run. Thread safety: pure.
+ */
+int zvp_model_simulate(const zvp_model *m, const double *params, const zvp_sim_options *opt,
+                       zvp_sim_estimate *outputs, const char **why, zvp_sim_result **result,
+                       zvp_error *err);
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@ typedef struct zvp_sim_station {
 
 /* A network: K stations, C classes. Each class's job passes the stations in index order on
  * every cycle, visiting station k n times, n = floor(v_ck) + Bernoulli(frac(v_ck)) (mean
- * v_ck), each visit a service of mean D_ck / v_ck. A closed class then thinks (a delay of
+ * v_ck), each visit a service of mean D_ck / v_ck (route_one: one station per cycle). A closed class then thinks (a delay of
  * mean Z_c) and starts its next cycle; an open job leaves. */
 typedef struct zvp_sim_network {
     const zvp_sim_station *stations;  /* [K] */
@@ -70,7 +70,10 @@ typedef struct zvp_sim_network {
     const double *visits;             /* [C*K] v_ck >= 0 (0 only with D_ck = 0), or NULL: 1
                                          where D_ck > 0, else 0 */
     int32_t open;                     /* 1: open (Poisson arrivals), 0: closed */
-    int32_t reserved;                 /* must be 0 */
+    int32_t route_one;                /* 0: the visits above; 1: each cycle visits exactly one
+                                         station, k with probability v_ck (every class's
+                                         visits must sum to 1 within 1e-9): a random choice
+                                         among alternatives, e.g. lock zones */
     const double *arrival_rate_per_s; /* [C] lambda_c >= 0 (open; ignored when closed) */
     const unsigned long *customers;   /* [C] N_c (closed; ignored when open) */
     const double *think_s;            /* [C] Z_c >= 0 (closed), or NULL: 0 */

@@ -25,15 +25,18 @@ from . import errors as _errors
 from . import modeling as _modeling
 from . import queue as _queue
 from . import sweeps as _sweeps
+from . import simulation as _simulation
 from .calibration import *  # noqa: F401,F403
 from .errors import *  # noqa: F401,F403
 from .modeling import *  # noqa: F401,F403
 from .queue import *  # noqa: F401,F403
 from .sweeps import *  # noqa: F401,F403
+from .simulation import *  # noqa: F401,F403
 
 __version__ = _clib.ZVP_VERSION_STRING
 __all__ = (["__version__", "version", "library_path"] + _errors.__all__ + _queue.__all__
-           + _modeling.__all__ + _sweeps.__all__ + _calibration.__all__)
+           + _modeling.__all__ + _sweeps.__all__ + _calibration.__all__
+           + _simulation.__all__)
 
 
 def version():

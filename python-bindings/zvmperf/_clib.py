@@ -118,7 +118,21 @@ class zvp_model(Structure):
     _fields_ = [("name", c_char_p), ("description", c_char_p), ("source", c_char_p),
                 ("n_params", c_size_t), ("params", POINTER(zvp_param_desc)),
                 ("n_outputs", c_size_t), ("outputs", POINTER(zvp_param_desc)),
-                ("eval", zvp_eval_fn)]
+                ("eval", zvp_eval_fn), ("sim", c_void_p)]  # sim: zvp_model_sim *, NULL: none
+
+
+class zvp_sim_options(Structure):
+    """sim.h: simulation run control (fill with zvp_sim_default_options)."""
+    _fields_ = [("seed", ctypes.c_uint64), ("events", ctypes.c_uint64),
+                ("max_events", ctypes.c_uint64), ("replications", ctypes.c_uint32),
+                ("reservoir", ctypes.c_uint32), ("precision", c_double),
+                ("threads", ctypes.c_int32), ("reserved", ctypes.c_int32)]
+
+
+class zvp_sim_estimate(Structure):
+    """sim.h: a mean with its 95% confidence interval."""
+    _fields_ = [("mean", c_double), ("half_width", c_double), ("ci_lo", c_double),
+                ("ci_hi", c_double)]
 
 
 class zvp_station_result(Structure):
@@ -279,6 +293,10 @@ PROTOTYPES = [
     ("zvp_model_defaults", None, [P_model, ND_DOUBLE]),
     ("zvp_model_check_params", c_int, [P_model, ND_DOUBLE, P_err]),
     ("zvp_model_eval", c_int, [P_model, ND_DOUBLE, ND_DOUBLE, P_err]),
+    ("zvp_sim_default_options", None, [POINTER(zvp_sim_options)]),
+    ("zvp_model_simulate", c_int, [P_model, ND_DOUBLE, POINTER(zvp_sim_options),
+                                   POINTER(zvp_sim_estimate), POINTER(c_char_p), c_void_p,
+                                   P_err]),
     # model.h: model files
     ("zvp_model_file_read", c_int, [c_char_p, POINTER(P_mf), P_err]),
     ("zvp_model_file_new", P_mf, [P_model]),

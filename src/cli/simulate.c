@@ -61,6 +61,11 @@ const char cli_help_simulate[] =
     "  repairman       --sources N --think Z --service S [--servers C]\n"
     "  open            --lambda L1[,L2...] --demands D1,D2[;D1,D2...] [--station-servers M1,M2]\n"
     "  mva             --users N [--think Z] --demands D1,D2,... [--station-servers M1,...]\n"
+    "   or: zvmperf simulate MODELFILE|MODEL [NAME=VALUE ...] [--replications R] [--events N]\n"
+    "       [--max-events N] [--precision P] [--seed S] [--threads T] [--json]\n"
+    "  the outputs of a model that describes its network (spinlock; mmc and repairman through\n"
+    "  a model file, their names being KINDs), each with its 95% interval and the analytic\n"
+    "  value of eval beside it; --json as eval --json plus ci_lo, ci_hi, analytic per output\n"
     "Simulation options (a LIST is one value for every station or one per station):\n"
     "  --scv LIST          squared coefficient of variation of each station's service time\n"
     "                      (default 1: exponential; 0 deterministic; < 1 mixed Erlang; > 1 H2)\n"
@@ -673,9 +678,8 @@ int cli_simulate(const cli_ctx *c0, int argc, char **argv)
     for (size_t i = 0; i < N_KINDS; i++)
         if (strcmp(kinds[i].kind, o.kind) == 0)
             k = &kinds[i];
-    if (!k)
-        return cli_error(&c, ZVP_EINVAL, "unknown KIND '%s' (allowed: mm1, mmc, repairman, open, "
-                         "mva)", o.kind);
+    if (!k) /* not a KIND: a model file or a model name (simulate_model.c) */
+        return cli_simulate_model(c0, argc, argv);
     snprintf(context, sizeof context, " for kind %s", o.kind);
     if ((rc = cli_parse(&c, argc - 1, argv + 1, options, N_OPTS, context, &a)))
         return rc;

@@ -40,6 +40,9 @@ int solve_ulong(const solve_opts *o, const char *name, const char *s, unsigned l
 int solve_list(const solve_opts *o, const char *name, const char *s, char sep, double lo,
                double hi, int inf_ok, double **out, size_t *n);
 /* --name = value has the wrong number of entries: n are allowed (why: e.g. one per station). */
+/* `zvmperf simulate MODEL ...` (simulate_model.c): argv from the model argument on. */
+int cli_simulate_model(const cli_ctx *c, int argc, char **argv);
+/* --name = value has the wrong number of entries (solve_wrong_count below). */
 int solve_wrong_count(const solve_opts *o, const char *name, const char *value, size_t n,
                       const char *why);
 

@@ -302,6 +302,21 @@ static void record_departure(rep *r, uint32_t j, double t)
 
 static void route(rep *r, uint32_t j, double t);
 
+/* route_one: the first station k with u < cum[k] (cum: the running sums of the visits, the
+ * last one set to 1 by net.c, so some k qualifies for u in [0, 1)); binary search, O(log K). */
+static size_t pick_one(const double *cum, size_t K, double u)
+{
+    size_t lo = 0, hi = K - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u < cum[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 static void begin_cycle(rep *r, uint32_t j, double t)
 {
     job *J = &r->jobs[j];
@@ -336,7 +351,13 @@ static void route(rep *r, uint32_t j, double t)
             return;
         }
         const double *v = n->vis + (size_t)J->cls * n->K;
-        for (size_t k = (size_t)(J->st + 1); k < n->K; k++) {
+        if (n->route_one && J->st < 0) {
+            J->st = (int32_t)pick_one(n->cum + (size_t)J->cls * n->K, n->K, gsl_rng_uniform(r->g));
+            J->left = 0;
+            arrive(r, j, t);
+            return;
+        }
+        for (size_t k = n->route_one ? n->K : (size_t)(J->st + 1); k < n->K; k++) {
             double fl = floor(v[k]);
             unsigned nv = (unsigned)fl + (v[k] > fl && gsl_rng_uniform(r->g) < v[k] - fl);
             if (nv > 0) {

@@ -31,6 +31,7 @@ void sim_net_free(sim_net *n)
     free(n->svc);
     free(n->think);
     free(n->vis);
+    free(n->cum);
     free(n->n_c);
     free(n->lambda);
 }
@@ -77,6 +78,14 @@ static int check_classes(const zvp_sim_network *w, zvp_error *err)
                 return zvp_fail(err, ZVP_EINVAL, "zvp_sim_run: visits[%zu] = 0 with demands_s[%zu]"
                                 " = %.17g > 0 (a demand needs visits)", i, i, w->demands_s[i]);
         }
+    }
+    for (size_t c = 0; w->route_one && c < C; c++) {
+        double sum = 0.0;
+        for (size_t k = 0; k < K; k++)
+            sum += w->visits ? w->visits[c * K + k] : (w->demands_s[c * K + k] > 0);
+        if (!(fabs(sum - 1.0) <= 1e-9))
+            return zvp_fail(err, ZVP_EINVAL, "zvp_sim_run: route_one: class %zu's visits sum to "
+                            "%.17g (must be 1 within 1e-9)", c, sum);
     }
     unsigned long total = 0;
     for (size_t c = 0; c < C; c++) {
@@ -126,9 +135,9 @@ static int check_network(const zvp_sim_network *w, zvp_error *err)
         (!w->open && !w->customers))
         return zvp_fail(err, ZVP_EINVAL, "zvp_sim_run: stations, demands_s and %s may not be NULL",
                         w->open ? "arrival_rate_per_s (open)" : "customers (closed)");
-    if ((w->open != 0 && w->open != 1) || w->reserved != 0)
-        return zvp_fail(err, ZVP_EINVAL, "zvp_sim_run: open = %d (allowed 0 or 1), reserved = %d "
-                        "(must be 0)", (int)w->open, (int)w->reserved);
+    if ((w->open != 0 && w->open != 1) || (w->route_one != 0 && w->route_one != 1))
+        return zvp_fail(err, ZVP_EINVAL, "zvp_sim_run: open = %d, route_one = %d (allowed 0 or 1)",
+                        (int)w->open, (int)w->route_one);
     for (size_t k = 0; k < w->n_stations; k++)
         if (check_station(&w->stations[k], k, err))
             return ZVP_EINVAL;
@@ -144,6 +153,7 @@ int sim_net_build(const zvp_sim_network *w, sim_net *n, zvp_error *err)
     n->K = K;
     n->C = C;
     n->open = w->open;
+    n->route_one = w->route_one;
     n->m = malloc(K * sizeof *n->m);
     n->kind = malloc(K * sizeof *n->kind);
     n->disc = malloc(K * sizeof *n->disc);
@@ -177,6 +187,19 @@ int sim_net_build(const zvp_sim_network *w, sim_net *n, zvp_error *err)
             return zvp_fail(err, ZVP_EUNSTABLE, "zvp_sim_run: stations[%zu] has utilization %.6g "
                             ">= 1 (sum of arrival rate x demand over %ld server(s)): no steady "
                             "state", k, load / (double)n->m[k], n->m[k]);
+    }
+    if (n->route_one && (n->cum = malloc(C * K * sizeof *n->cum)) == NULL)
+        return zvp_fail(err, ZVP_ENOMEM, "zvp_sim_run: out of memory");
+    for (size_t c = 0; n->route_one && c < C; c++) {
+        double run = 0.0;
+        size_t last = 0;
+        for (size_t k = 0; k < K; k++) {
+            run += n->vis[c * K + k];
+            n->cum[c * K + k] = run;
+            last = n->vis[c * K + k] > 0 ? k : last;
+        }
+        for (size_t k = last; k < K; k++)
+            n->cum[c * K + k] = 2.0; /* past the last station that is visited: never beyond it */
     }
     for (size_t c = 0; c < C; c++) {
         if (w->open) {

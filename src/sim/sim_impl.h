@@ -137,12 +137,14 @@ typedef struct sim_reservoir {
 typedef struct sim_net {
     size_t K, C;
     int open;
+    int route_one;       /* each cycle visits one station, k with probability vis[c*K+k] */
     long *m;             /* [K] servers (delay: LONG_MAX) */
     int *kind, *disc;    /* [K] */
     double *h0, *h1;     /* [K] */
     sim_sampler *svc;    /* [C*K] per-visit service */
     sim_sampler *think;  /* [C] closed: think; open: interarrival */
     double *vis;         /* [C*K] visits */
+    double *cum;         /* [C*K] route_one: running sums of vis per class, last = 1; else NULL */
     unsigned long *n_c;  /* [C] closed population */
     double *lambda;      /* [C] */
     unsigned long jobs;  /* closed: sum N_c */
