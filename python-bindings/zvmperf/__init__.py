@@ -13,6 +13,8 @@ Modules (everything public is re-exported here, so `import zvmperf as z; z.mmc(.
   sweepread    open_sweep (sweep file layout 2, netCDF-4 / CF; also layout 1) -> Sweep, whose
                to_xarray(), to_dataframe() and sel() the in-memory Grid shares (_labelled)
   calibration  read_table, calibrate, read_fit
+  uncertainty  eval(..., interval=0.9) -> IntervalResult (value, lo, hi per output), validate
+               (cross-validation of a fit), sensitivity (elasticities, knife-edges)
   api          the former single module, kept as an alias of the public names
 
 The shared library is found through $ZVMPERF_LIB, next to this package, the build tree, or
@@ -26,17 +28,19 @@ from . import modeling as _modeling
 from . import queue as _queue
 from . import sweeps as _sweeps
 from . import simulation as _simulation
+from . import uncertainty as _uncertainty
 from .calibration import *  # noqa: F401,F403
 from .errors import *  # noqa: F401,F403
 from .modeling import *  # noqa: F401,F403
 from .queue import *  # noqa: F401,F403
 from .sweeps import *  # noqa: F401,F403
 from .simulation import *  # noqa: F401,F403
+from .uncertainty import *  # noqa: F401,F403
 
 __version__ = _clib.ZVP_VERSION_STRING
 __all__ = (["__version__", "version", "library_path"] + _errors.__all__ + _queue.__all__
            + _modeling.__all__ + _sweeps.__all__ + _calibration.__all__
-           + _simulation.__all__)
+           + _simulation.__all__ + _uncertainty.__all__)
 
 
 def version():

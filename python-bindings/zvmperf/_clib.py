@@ -411,6 +411,85 @@ GRID_PROTOTYPES = [
       ND_UINT8, c_int, P_err]),
 ]
 
+# Intervals (interval.h) and validation / sensitivity (fit.h).
+ZVP_INTERVAL_DELTA = 0
+ZVP_INTERVAL_MC = 1
+ZVP_VALIDATE_LOO = 0
+ZVP_VALIDATE_GROUP = 1
+ZVP_FOLD_OK, ZVP_FOLD_TOO_FEW, ZVP_FOLD_FAILED = 0, 1, 2
+
+
+class zvp_interval_range(Structure):
+    """interval.h: an uncalibrated input sampled uniformly in [lo, hi] (Monte Carlo)."""
+    _fields_ = [("name", c_char_p), ("lo", c_double), ("hi", c_double)]
+
+
+class zvp_interval_options(Structure):
+    """interval.h: options of an interval (fill with zvp_interval_default_options)."""
+    _fields_ = [("level", c_double), ("method", c_int), ("prediction", c_int),
+                ("samples", c_size_t), ("seed", c_uint64), ("threads", c_int),
+                ("ranges", POINTER(zvp_interval_range)), ("n_ranges", c_size_t)]
+
+
+class zvp_validate_options(Structure):
+    """fit.h: options of a cross-validation (fill with zvp_validate_default_options)."""
+    _fields_ = [("scheme", c_int), ("group_column", c_char_p), ("group_keys", c_void_p),
+                ("threads", c_int), ("level", c_double), ("params", c_void_p)]
+
+
+class zvp_validation(Structure):
+    """fit.h: opaque outcome of zvp_fit_validate."""
+
+
+P_val = POINTER(zvp_validation)
+ND_INT = np.ctypeslib.ndpointer(np.intc, ndim=1, flags=("C_CONTIGUOUS", "WRITEABLE"))
+ND_DOUBLE_W = np.ctypeslib.ndpointer(np.float64, ndim=1, flags=("C_CONTIGUOUS", "WRITEABLE"))
+UNCERTAINTY_PROTOTYPES = [
+    ("zvp_interval_default_options", zvp_interval_options, []),
+    ("zvp_interval_points", c_int,
+     [P_mf, ND_DOUBLE, c_uint64, c_size_t, c_size_t, ND_SIZE, ND_DOUBLE_2D,
+      POINTER(zvp_interval_options), ND_DOUBLE_2D, ND_DOUBLE_2D, ND_DOUBLE_2D, ND_DOUBLE_W,
+      ND_UINT8, P_err]),
+    ("zvp_model_file_residual_variance", c_double, [P_mf, c_size_t, POINTER(c_int)]),
+    ("zvp_model_file_dof_effective", c_double, [P_mf]),
+    ("zvp_model_file_n_covariance", c_size_t, [P_mf]),
+    ("zvp_sensitivity", c_int, [P_model, ND_DOUBLE, c_double, ND_DOUBLE_W, ND_INT, ND_DOUBLE_W,
+                                P_err]),
+    ("zvp_sensitivity_reason", c_char_p, [c_int]),
+    ("zvp_fit_n_independent", c_size_t, [P_fit]),
+    ("zvp_fit_row_data_file", c_char_p, [P_fit, c_size_t]),
+    ("zvp_fit_result_saturated", c_int, [P_res]),
+    ("zvp_validate_default_options", zvp_validate_options, []),
+    ("zvp_fit_validate", c_int, [P_fit, POINTER(zvp_validate_options), POINTER(P_val), P_err]),
+    ("zvp_validation_free", None, [P_val]),
+    ("zvp_validation_full", P_res, [P_val]),
+    ("zvp_validation_scheme", c_char_p, [P_val]),
+    ("zvp_validation_level", c_double, [P_val]),
+    ("zvp_validation_n_rows", c_size_t, [P_val]),
+    ("zvp_validation_n_matched", c_size_t, [P_val]),
+    ("zvp_validation_in_sample_mape", c_double, [P_val, c_size_t]),
+    ("zvp_validation_in_sample_mape_all", c_double, [P_val]),
+    ("zvp_validation_cv_mape", c_double, [P_val, c_size_t]),
+    ("zvp_validation_cv_mape_all", c_double, [P_val]),
+    ("zvp_validation_dof_effective", c_long, [P_val]),
+    ("zvp_validation_coverage_pct", c_double, [P_val]),
+    ("zvp_validation_coverage_counts", None, [P_val, P_size, P_size, P_size]),
+    ("zvp_validation_worst", c_int, [P_val, P_size, P_size, P_double]),
+    ("zvp_validation_predicted", P_double, [P_val]),
+    ("zvp_validation_lo", P_double, [P_val]),
+    ("zvp_validation_hi", P_double, [P_val]),
+    ("zvp_validation_row_id", c_char_p, [P_val, c_size_t]),
+    ("zvp_validation_row_data_file", c_char_p, [P_val, c_size_t]),
+    ("zvp_validation_row_fold", c_size_t, [P_val, c_size_t]),
+    ("zvp_validation_row_cv_mape", c_double, [P_val, c_size_t]),
+    ("zvp_validation_n_folds", c_size_t, [P_val]),
+    ("zvp_validation_fold_status", c_int, [P_val, c_size_t]),
+    ("zvp_validation_fold_message", c_char_p, [P_val, c_size_t]),
+    ("zvp_validation_fold_key", c_char_p, [P_val, c_size_t]),
+    ("zvp_validation_fold_n_held", c_size_t, [P_val, c_size_t]),
+    ("zvp_validation_fold_dof", c_long, [P_val, c_size_t]),
+]
+
 # libc, for free() of malloc'ed results (zvp_axis_parse) and a FILE* for zvp_fit_result_print.
 LIBC_PROTOTYPES = [
     ("free", None, [c_void_p]),
@@ -496,6 +575,8 @@ for _name, _res, _args in PROTOTYPES:
 for _name, _res, _args in QUEUE_PROTOTYPES:
     globals()[_name] = _declare(lib, _name, _res, _args)
 for _name, _res, _args in GRID_PROTOTYPES:
+    globals()[_name] = _declare(lib, _name, _res, _args)
+for _name, _res, _args in UNCERTAINTY_PROTOTYPES:
     globals()[_name] = _declare(lib, _name, _res, _args)
 del _name, _res, _args
 

@@ -190,19 +190,8 @@ def _eval(m, base, params, kw, on_error, threads=0):
             _raise(st, err)
         return EvalResult(m, zip(m.output_names, out.tolist()), _status_code(st),
                           OrderedDict(zip(m.param_names, p.tolist())))
-    # Broadcast: scalar overrides go into the base vector, array ones are the varied
-    # parameters of zvp_eval_points (values [points, varied], row-major).
-    arrays = [_farray(k, v) for _, k, v in idx]
-    shape = _broadcast([k for _, k, _ in idx], arrays)[0].shape
-    vary = [(i, k, a) for (i, k, _), a in zip(idx, arrays) if a.ndim > 0]
-    for (i, k, _), a in zip(idx, arrays):
-        if a.ndim == 0:
-            p[i] = float(a)
-    n = int(np.prod(shape))
-    vals = np.empty(shape + (len(vary),))
-    for j, (_, _, a) in enumerate(vary):
-        vals[..., j] = a
-    vals = vals.reshape(n, len(vary))
+    p, vary, vals, shape, arrays = _vary(idx, p)
+    n = vals.shape[0]
     outputs = np.empty((n_out, n))
     status = np.empty(n, dtype=np.uint8)
     vidx = np.array([i for i, _, _ in vary], dtype=np.uintp)
@@ -221,6 +210,23 @@ def _eval(m, base, params, kw, on_error, threads=0):
     return EvalResult(m, values, _POINT_CODES[status].reshape(shape), used)
 
 
+def _vary(idx, p):
+    """Broadcast the overrides idx [(index, name, value)]: scalar ones go into the parameter
+    vector p (modified), array ones are the varied parameters of zvp_eval_points. Returns
+    (p, vary [(index, name, array)], values [points, varied] row-major, shape, arrays)."""
+    arrays = [_farray(k, v) for _, k, v in idx]
+    shape = _broadcast([k for _, k, _ in idx], arrays)[0].shape if arrays else ()
+    vary = [(i, k, a) for (i, k, _), a in zip(idx, arrays) if a.ndim > 0]
+    for (i, k, _), a in zip(idx, arrays):
+        if a.ndim == 0:
+            p[i] = float(a)
+    n = int(np.prod(shape))
+    vals = np.empty(shape + (len(vary),))
+    for j, (_, _, a) in enumerate(vary):
+        vals[..., j] = a
+    return p, vary, vals.reshape(n, len(vary)), shape, arrays
+
+
 def _raise_at(m, base, vary, vals, idx, r):
     """Raise the error of point r (re-evaluated alone to get its C status and message)."""
     p = np.array(base)
@@ -233,7 +239,7 @@ def _raise_at(m, base, vary, vals, idx, r):
     _raise(st if st != C.ZVP_SUCCESS else C.ZVP_EINVAL, err, "point %d (%s)" % (r, where))
 
 
-def eval(model_, params=None, on_error="raise", threads=0, **kw):  # noqa: A001
+def eval(model_, params=None, on_error="raise", threads=0, interval=None, **kw):  # noqa: A001
     """Evaluate a model at one point, or vectorised over numpy arrays.
 
     model_: a registered model name or Model (starts from its defaults), a ModelFile, or the
@@ -246,7 +252,21 @@ def eval(model_, params=None, on_error="raise", threads=0, **kw):  # noqa: A001
     (0 = the OpenMP default); the results are bit for bit those of one call per point.
     (params, on_error and threads are not parameter names here: a model parameter of one of
     those names is given in the params dict.)
-    Returns an EvalResult (an ordered dict output name -> value, with .units and .status)."""
+    Returns an EvalResult (an ordered dict output name -> value, with .units and .status).
+
+    interval=LEVEL (e.g. 0.9) gives every output with an interval instead, from a calibrated
+    model file's covariance: keywords method='delta'|'mc', samples=1000, seed=1,
+    confidence=False, ranges={name: (lo, hi)} (Monte Carlo only); returns an IntervalResult
+    (see zvmperf.uncertainty.eval_interval)."""
+    if interval is not None:
+        from .uncertainty import eval_interval  # uncertainty imports this module
+        mf, owned = _model_file_of(model_)
+        try:
+            return eval_interval(mf, params, interval=interval, on_error=on_error,
+                                 threads=threads, **kw)
+        finally:
+            if owned:
+                mf.close()
     if isinstance(model_, ModelFile):
         return model_.eval(params, on_error=on_error, threads=threads, **kw)
     if isinstance(model_, (str, os.PathLike)) and str(model_).endswith(".ini"):
@@ -408,8 +428,13 @@ class ModelFile(_Closeable):
             C.zvp_model_file_set_stderr(h, i, se)
         return new
 
-    def eval(self, params=None, on_error="raise", threads=0, **kw):
-        """Evaluate from this file's parameters overridden by params / keywords (see eval)."""
+    def eval(self, params=None, on_error="raise", threads=0, interval=None, **kw):
+        """Evaluate from this file's parameters overridden by params / keywords (see eval;
+        interval=LEVEL and its keywords give an IntervalResult)."""
+        if interval is not None:
+            from .uncertainty import eval_interval
+            return eval_interval(self, params, interval=interval, on_error=on_error,
+                                 threads=threads, **kw)
         return _eval(self.model, np.array(self.vector), params, kw, on_error, threads)
 
     def sweep(self, axes, path=None, **kw):
