@@ -636,5 +636,93 @@ assert p["met"] or p["event_cap_hit"]
 assert p["met"] == (p["worst"]["value"] <= 0.05 if isinstance(p["worst"], dict) else p["worst"] <= 0.05)
 assert len(d["classes"]) == 2 and len(d["stations"]) == 2 and d["analytic"] is not None'; then ok; else bad "simulate open --json: $j"; fi
 
+# ---- intervals on eval and sweep (issue 11, item 5) ------------------------------------------
+IV=$T/iv; mkdir -p "$IV"
+CAL=calibration/params/sweetspot-zvm63.ini
+expect 0 "90% prediction interval, delta method" -- "$ZVP" eval "$CAL" --interval 0.9
+expect 0 "output  *value  *lo  *hi  *unit" -- "$ZVP" eval "$CAL" --interval 0.9
+expect 0 "90% confidence interval, Monte Carlo (200 draws, seed 5" -- "$ZVP" eval "$CAL" --interval 0.9 --confidence --method mc --samples 200 --seed 5
+# JSON: lo <= value <= hi on every output with bounds; kind says prediction or confidence
+for extra in "" "--confidence" "--method mc --samples 200" "--method mc --samples 200 --confidence"; do
+  if "$ZVP" eval "$CAL" cpus=48 --interval 0.9 $extra --json > "$IV/e.json" 2>"$IV/e.err" &&
+     "$PY" - "$IV/e.json" "$extra" <<'PYEOF'
+import json, sys
+d, extra = json.load(open(sys.argv[1])), sys.argv[2]
+kind = "confidence" if "--confidence" in extra else "prediction"
+iv = d["interval"]
+assert d["status"] == "ok" and iv["level"] == 0.9 and iv["kind"] == kind, iv
+assert iv["method"] == ("mc" if "mc" in extra else "delta"), iv
+assert d["parameters"]["cpus"]["value"] == 48
+n = 0
+for name, o in d["outputs"].items():
+    assert set(o) >= {"value", "unit", "lo", "hi", "kind"}, (name, o)
+    assert o["kind"].startswith("prediction") or o["kind"].startswith("confidence"), o
+    if kind == "confidence":
+        assert o["kind"] == "confidence", o
+    if isinstance(o["lo"], float) and isinstance(o["hi"], float):
+        assert o["lo"] <= o["value"] <= o["hi"], (name, o)
+        n += o["lo"] < o["hi"]
+assert d["outputs"]["etr"]["kind"] == kind and n >= 5, (d["outputs"]["etr"], n)
+PYEOF
+  then ok; else bad "eval --interval 0.9 $extra --json: $(cat "$IV/e.err")"; fi
+done
+# Monte Carlo: the same numbers for a seed on any thread count, other numbers for another seed
+a=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --threads 1 --json 2>&1)
+b=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --threads 2 --json 2>&1)
+c=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 12 --json 2>&1)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "eval --method mc --seed 11 differs between runs: $a / $b"
+[ "$a" != "$c" ] && ok || bad "eval --method mc: seeds 11 and 12 give the same numbers"
+# ranges: sampled by Monte Carlo only; refused with delta naming --method
+expect 2 "sampled by --interval LEVEL --method mc only" -- "$ZVP" eval "$CAL" paging_volumes=16..48 --interval 0.9
+expect 2 "not by --method delta" -- "$ZVP" eval "$CAL" paging_volumes=16..48 --interval 0.9 --method delta
+expect 0 "Monte Carlo" -- "$ZVP" eval "$CAL" paging_volumes=16..48 --interval 0.9 --method mc --samples 100
+# a saturated file (no degree of freedom left) has no interval, and says so
+expect 2 "intervals are undefined" -- "$ZVP" eval calibration/params/cms-vmesa240.ini --interval 0.9
+expect 2 "saturated" -- "$ZVP" eval calibration/params/cms-vmesa240.ini --interval 0.9 --method mc
+# sweep --interval: OUT_lo and OUT_hi beside each output, equal to eval --interval at the points
+SW="$CAL --axis storage_gb=256,1024 --axis cpus=16,48 --threads 2"
+expect 0 "4 ok" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/d.h5"
+"$ZVP" eval "$CAL" storage_gb=256 cpus=16 --interval 0.9 --json > "$IV/p00.json" &&
+"$ZVP" eval "$CAL" storage_gb=1024 cpus=48 --interval 0.9 --json > "$IV/p11.json" &&
+"$ZVP" sweep $SW --interval 0.9 --method mc --samples 200 --seed 9 -o "$IV/m.h5" >/dev/null &&
+"$ZVP" eval "$CAL" storage_gb=256 cpus=16 --interval 0.9 --method mc --samples 200 --seed 9 --json > "$IV/m00.json"
+if [ $? -eq 0 ] && "$PY" - "$IV" <<'PYEOF'
+import json, sys, h5py, math
+d = sys.argv[1]
+f = h5py.File(d + "/d.h5", "r")
+assert "delta method" in str(f.attrs["interval"]) and "prediction" in str(f.attrs["interval"])
+outs = [k for k in json.load(open(d + "/p00.json"))["outputs"]]
+for k in outs:
+    assert k + "_lo" in f and k + "_hi" in f, k
+    assert f[k + "_lo"].shape == f[k].shape == (2, 2), k
+def same(a, b):
+    return (a is None and math.isnan(b)) or (isinstance(a, float) and a == b)
+for (i, j), p in (((0, 0), "p00"), ((1, 1), "p11")):
+    o = json.load(open("%s/%s.json" % (d, p)))["outputs"]
+    for k in outs:
+        assert same(o[k]["value"], float(f[k][i, j])), (p, k)
+        assert same(o[k]["lo"], float(f[k + "_lo"][i, j])), (p, k, o[k], f[k + "_lo"][i, j])
+        assert same(o[k]["hi"], float(f[k + "_hi"][i, j])), (p, k)
+# Monte Carlo: point 0 of the grid is seeded as eval's one point
+m, o = h5py.File(d + "/m.h5", "r"), json.load(open(d + "/m00.json"))["outputs"]
+assert "Monte Carlo" in str(m.attrs["interval"]) and "seed 9" in str(m.attrs["interval"])
+for k in ("etr", "itr", "busy_per_cpu_pct"):
+    assert same(o[k]["lo"], float(m[k + "_lo"][0, 0])) and same(o[k]["hi"], float(m[k + "_hi"][0, 0])), k
+PYEOF
+then ok; else bad "sweep --interval: OUT_lo/OUT_hi or their values differ from eval --interval"; fi
+# --resume refuses a partial file written with other interval options, and accepts the same
+cp "$IV/d.h5" "$IV/r.h5.partial"
+expect 2 "interval" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samples 200 -o "$IV/r.h5" --resume
+expect 2 "interval" -- "$ZVP" sweep $SW --interval 0.8 -o "$IV/r.h5" --resume
+expect 2 "interval" -- "$ZVP" sweep $SW --interval 0.9 --confidence -o "$IV/r.h5" --resume
+expect 2 "written with --interval, this sweep runs without" -- "$ZVP" sweep $SW -o "$IV/r.h5" --resume
+expect 0 "resuming" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/r.h5" --resume
+same_sweep "$IV/d.h5" "$IV/r.h5" && ok || bad "resume with the same interval options differs"
+cp "$IV/m.h5" "$IV/s.h5.partial"
+expect 2 "seed 9.*seed 10" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samples 200 --seed 10 -o "$IV/s.h5" --resume
+expect 2 "200 draws.*300 draws" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samples 300 --seed 9 -o "$IV/s.h5" --resume
+"$ZVP" sweep $SW -o "$IV/v.h5" >/dev/null && cp "$IV/v.h5" "$IV/w.h5.partial"
+expect 2 "written without --interval, this sweep runs with" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/w.h5" --resume
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

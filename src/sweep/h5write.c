@@ -293,14 +293,7 @@ static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_sweep_plan *pl, 
     char name[256], text[1024];
     int rc;
     hid_t ds;
-    snprintf(text, sizeof text, "%g%% %s interval, %s%s", 100.0 * o->level, kind,
-             o->method == ZVP_INTERVAL_MC ? "Monte Carlo" : "delta method",
-             o->method == ZVP_INTERVAL_MC ? "" : " (Student t, effective dof of the fit)");
-    if (o->method == ZVP_INTERVAL_MC) {
-        size_t used = strlen(text);
-        snprintf(text + used, sizeof text - used, " (%zu draws, seed %llu)", o->samples,
-                 (unsigned long long)o->seed);
-    }
+    zvp_sweep_interval_text(o, text, sizeof text);
     if ((rc = zvp_h5_attr_string(f->h5, ".", "interval", text, f->path, err)))
         return rc;
     for (size_t i = 0; i < 2 * m->n_outputs; i++) {

@@ -1,6 +1,7 @@
 /*
  * src/sweep/resume.c - what --resume relies on: the check that a partial sweep file was
- * written for the same sweep (model, axes, fixed parameters, model-file text), and the lock
+ * written for the same sweep (model, axes, fixed parameters, model-file text, interval
+ * options), and the lock
  * that keeps two sweeps from writing one partial file. src/sweep/README.md, "Partial
  * files, resume and the lock".
  */
@@ -16,6 +17,7 @@
 #include "h5util.h"
 #include "internal.h"
 #include "sweep/sweep_impl.h"
+#include "zvmperf/interval.h"
 
 /* A string attribute of the root equals `want`; else ZVP_EINVAL naming it. */
 static int zvp_resume_string(zvp_sweep_file *f, const char *name, const char *want,
@@ -100,6 +102,46 @@ static int zvp_resume_params(zvp_sweep_file *f, const zvp_sweep_plan *pl, const 
     return ZVP_SUCCESS;
 }
 
+void zvp_sweep_interval_text(const zvp_interval_options *o, char *text, size_t cap)
+{
+    size_t used;
+    snprintf(text, cap, "%g%% %s interval, %s%s", 100.0 * o->level,
+             o->prediction ? "prediction" : "confidence",
+             o->method == ZVP_INTERVAL_MC ? "Monte Carlo" : "delta method",
+             o->method == ZVP_INTERVAL_MC ? "" : " (Student t, effective dof of the fit)");
+    used = strlen(text);
+    if (o->method == ZVP_INTERVAL_MC)
+        used += (size_t)snprintf(text + used, cap - used, " (%zu draws, seed %llu)", o->samples,
+                                 (unsigned long long)o->seed);
+    for (size_t i = 0; i < o->n_ranges && used < cap; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s %s=%.17g..%.17g",
+                                 i ? "," : "; ranges", o->ranges[i].name, o->ranges[i].lo,
+                                 o->ranges[i].hi);
+}
+
+/* The interval options of this sweep (none, or which: the root attribute `interval`) are
+ * those the partial file was written with. */
+static int zvp_resume_interval(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_error *err)
+{
+    char want[1024];
+    htri_t has = H5Aexists_by_name(f->h5, "/", "interval", H5P_DEFAULT);
+    if (has < 0) {
+        f->unreadable = 1;
+        return zvp_fail(err, ZVP_EIO, "resume: cannot read the attributes of the partial file "
+                        "'%s'", f->file);
+    }
+    if (!pl->interval && !has)
+        return ZVP_SUCCESS;
+    if (!pl->interval || !has)
+        return zvp_fail(err, ZVP_EINVAL, "resume: the partial file '%s' differs from this "
+                        "sweep: it was written %s --interval, this sweep runs %s it (run "
+                        "without --resume to start again)", f->file, has ? "with" : "without",
+                        pl->interval ? "with" : "without");
+    zvp_sweep_interval_text(pl->interval, want, sizeof want);
+    return zvp_resume_string(f, "interval", want, "the interval (--interval, --method, "
+                             "--samples, --seed, --confidence)", err);
+}
+
 int zvp_sweep_check_partial(zvp_sweep_file *f, const zvp_model_file *mf,
                             const zvp_sweep_plan *pl, const double *fixed, zvp_error *err)
 {
@@ -134,7 +176,7 @@ int zvp_sweep_check_partial(zvp_sweep_file *f, const zvp_model_file *mf,
         return zvp_fail(err, ZVP_EINVAL, "resume: the partial file '%s' differs from this "
                         "sweep: points_total is %llu there, %llu here", f->file,
                         (unsigned long long)total, (unsigned long long)pl->points);
-    if ((rc = zvp_resume_params(f, pl, fixed, err)))
+    if ((rc = zvp_resume_params(f, pl, fixed, err)) || (rc = zvp_resume_interval(f, pl, err)))
         return rc;
     return zvp_resume_string(f, "model_file", text ? text : "", "the model-file text", err);
 }

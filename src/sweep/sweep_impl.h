@@ -135,6 +135,10 @@ int zvp_sweep_file_close(zvp_sweep_file *f, int rc, zvp_error *err);
 int zvp_sweep_check_partial(zvp_sweep_file *f, const zvp_model_file *mf,
                             const zvp_sweep_plan *pl, const double *fixed, zvp_error *err);
 
+/* zvp_sweep_interval_text - the root attribute `interval` of a sweep with intervals o (level,
+ * kind, method, draws and seed, ranges): what the writer stores and --resume compares. */
+void zvp_sweep_interval_text(const struct zvp_interval_options *o, char *text, size_t cap);
+
 
 /* zvp_sweep_lock - create and lock (flock LOCK_EX | LOCK_NB) the lock file lockpath
  * (OUT.partial.lock) and keep it locked in *fd until zvp_sweep_unlock. ZVP_EIO when
