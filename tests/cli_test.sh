@@ -724,5 +724,20 @@ expect 2 "200 draws.*300 draws" -- "$ZVP" sweep $SW --interval 0.9 --method mc -
 "$ZVP" sweep $SW -o "$IV/v.h5" >/dev/null && cp "$IV/v.h5" "$IV/w.h5.partial"
 expect 2 "written without --interval, this sweep runs with" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/w.h5" --resume
 
+# bash completion: the interval options of eval and sweep, and their --method values
+# comp CWORD WORD...: the completions of word CWORD of the command line WORD...
+comp() { bash -c '. src/cli/zvmperf.bash-completion; COMP_CWORD=$1; shift; COMP_WORDS=("$@"); _zvmperf; echo "${COMPREPLY[*]}"' _ "$@"; }
+if command -v bash >/dev/null 2>&1; then
+  # has_all "LIST" WORD...: every WORD is a word of LIST
+  has_all() { l=" $1 "; shift; for w in "$@"; do case $l in *" $w "*) ;; *) return 1 ;; esac; done; }
+  has_all "$(comp 3 zvmperf eval x --)" --interval --method --samples --seed --confidence &&
+    ok || bad "completion of eval options: $(comp 3 zvmperf eval x --)"
+  has_all "$(comp 3 zvmperf sweep x --)" --interval --method --samples --seed --confidence --resume \
+    --progress --no-progress && ok || bad "completion of sweep options: $(comp 3 zvmperf sweep x --)"
+  [ "$(comp 4 zvmperf eval x --method '')" = "delta mc" ] && ok || bad "completion of eval --method: $(comp 4 zvmperf eval x --method '')"
+  [ "$(comp 4 zvmperf sweep x --method m)" = "mc" ] && ok || bad "completion of sweep --method m"
+  [ "$(comp 4 zvmperf solve mva --method '')" = "exact schweitzer bard" ] && ok || bad "completion of solve --method: $(comp 4 zvmperf solve mva --method '')"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
