@@ -151,10 +151,40 @@ def model_status(name):
                ", ".join(os.path.basename(p) for p, _ in fits) or "none"))
 
 
+# Physical axes preferred, in order, for plotting per-run values (before any other input).
+_PHYSICAL = ("cpus", "storage_gb", "users", "users_per_phase", "paging_volumes", "volumes")
+
+
+def physical_axis(fd):
+    """The input parameter of FitData fd to plot its runs against: the first of _PHYSICAL,
+    then of its [inputs], that takes more than one value over the rows; None when none does
+    (the runs are then labelled by their IDs)."""
+    names = [n for n in _PHYSICAL if n in fd.inputs] + [n for n in fd.inputs if n not in _PHYSICAL]
+    for n in names:
+        if len(np.unique(fd.inputs[n])) > 1:
+            return n
+    return None
+
+
+def model_band(fd, level=0.9):
+    """({output: (value, lo, hi)} of the calibrated model at fd's rows with its `level`
+    prediction interval, None) or (None, the reason there is no band: a saturated or
+    uncalibrated file has no covariance)."""
+    try:
+        r = fd.predict(interval=level)
+    except z.ZvmperfError as e:
+        return None, "no interval: %s" % str(e).split(": ")[-1][:60]
+    n = len(fd.rows)
+    return {o: tuple(np.broadcast_to(np.asarray(a, dtype=float), (n,)) for a in r[o])
+            for o in fd.matched}, None
+
+
 def overlay(name, figname, max_cols=4):
     """For every fit file of model `name` whose calibrated output exists: evaluate the
     calibrated model at the fit's data rows (its [fixed] and [inputs], no refit) and plot each
-    matched output, measured points against model values, one panel per output. Returns the
+    matched output, measured points against model values with their 90% prediction interval
+    (when the file has a covariance), one panel per output, against the physical axis of the
+    runs (physical_axis: storage, CPUs, ...; run IDs only when no input varies). Returns the
     list of saved figure paths (empty, with a note, when the model or its files are missing)."""
     if not has_model(name):
         note(model_status(name))
@@ -194,18 +224,29 @@ def overlay(name, figname, max_cols=4):
         ncol = min(max_cols, len(outs))
         nrow = (len(outs) + ncol - 1) // ncol
         fig, axs = plt.subplots(nrow, ncol, figsize=(3.3 * ncol, 2.7 * nrow), squeeze=False)
-        x = np.arange(len(fd.rows))
+        xname = physical_axis(fd)
+        x = fd.inputs[xname] if xname else np.arange(len(fd.rows))
+        band, why = model_band(fd)
         for k, out in enumerate(outs):
             ax = axs[k // ncol][k % ncol]
             ax.plot(x, fd.matched[out], "o", color="k", label="published")
-            ax.plot(x, pred[out], "s--", mfc="none", color="tab:orange", label="calibrated model")
+            if band is not None:
+                v, lo, hi = band[out]
+                ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="s", mfc="none", color="tab:orange",
+                            capsize=3, label="calibrated model, 90% prediction interval")
+            else:
+                ax.plot(x, pred[out], "s", mfc="none", color="tab:orange",
+                        label="calibrated model (%s)" % why)
             bad = pred.status != 1
             if np.any(bad):
                 ax.plot(x[bad], np.zeros(bad.sum()), "rx", label="no model value")
             ax.set_title("%s [%s]" % (out, pred.units.get(out, "")))
             ax.ticklabel_format(axis="y", useOffset=False)
-            ax.set_xticks(x)
-            ax.set_xticklabels(fd.rows, rotation=60, fontsize=6)
+            if xname:
+                ax.set_xlabel("%s [%s]" % (xname, z.model(name).param(xname).unit))
+            else:
+                ax.set_xticks(x)
+                ax.set_xticklabels(fd.rows, rotation=60, fontsize=6)
         for k in range(len(outs), nrow * ncol):
             axs[k // ncol][k % ncol].axis("off")
         axs[0][0].legend()
@@ -220,4 +261,5 @@ def overlay(name, figname, max_cols=4):
 
 __all__ = ["z", "np", "plt", "os", "REPO", "DATA", "FITS", "PARAMS", "REPORTS", "FIG_DIR",
            "TMP", "C63", "C64", "note", "savefig", "run_sweep", "published", "has_model",
-           "model_files_for", "fits_for", "model_status", "overlay"]
+           "model_files_for", "fits_for", "model_status", "overlay", "physical_axis",
+           "model_band"]

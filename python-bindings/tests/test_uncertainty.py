@@ -190,3 +190,12 @@ def test_sensitivity_equals_cli_json():
                 assert np.isnan(s.elasticity[o][p])
     assert sorted((k["output"], k["parameter"]) for k in d["knife_edges"]) == \
         sorted((o, p) for o, p, _ in s.knife_edges)
+
+
+def test_fit_predict_with_interval_equals_eval_at_the_rows():
+    fd = z.read_fit(os.path.join(CALIB, "fits", "sweetspot-zvm63.ini"))
+    r = fd.predict(SWEET, interval=0.9)
+    p = fd.predict(SWEET)
+    assert np.array_equal(r.value["etr"], p["etr"])
+    assert r["etr"].lo.shape == (len(fd.rows),)
+    assert np.all(r.lo["etr"] <= r.value["etr"]) and np.all(r.value["etr"] <= r.hi["etr"])

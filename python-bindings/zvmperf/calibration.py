@@ -254,14 +254,20 @@ class FitData:
         finally:
             C.zvp_fit_free(fit)
 
-    def predict(self, model_file=None, on_error="nan"):
+    def predict(self, model_file=None, on_error="nan", interval=None, **kw):
         """Evaluate a model file (default: the fit's own output file) at the data rows, with
         the fit's [fixed] and [inputs] set over the file's values: an EvalResult of arrays
-        [rows]."""
+        [rows]. interval=LEVEL (and the keywords of eval: method, samples, seed, confidence)
+        gives an IntervalResult of arrays [rows] instead (a file without covariance raises)."""
         mf = model_file if model_file is not None else self.output
         n = len(self.rows)
         per_row = OrderedDict((k, np.full(n, v)) for k, v in self.fixed.items())
         per_row.update(self.inputs)
+        if interval is not None:
+            if isinstance(mf, ModelFile):
+                return mf.eval(per_row, on_error=on_error, interval=interval, **kw)
+            with ModelFile.read(mf) as h:
+                return h.eval(per_row, on_error=on_error, interval=interval, **kw)
         if isinstance(mf, ModelFile):
             res = mf.eval(per_row, on_error=on_error)
         else:
