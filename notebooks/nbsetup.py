@@ -1,5 +1,5 @@
 """Shared setup of the zvmperf notebooks: paths, the zvmperf package from this checkout,
-matplotlib's Agg backend, figure saving, and a generic "calibrated model over published
+matplotlib (inline in Jupyter, Agg elsewhere), figure saving, and a generic "calibrated model over published
 points" overlay driven by the fit files (so a notebook works for any registered model
 without naming its parameters).
 
@@ -17,7 +17,10 @@ import tempfile
 
 import matplotlib
 
-matplotlib.use("Agg")
+# In Jupyter (an IPython kernel) the figures show inline (matplotlib's default there); plain
+# scripts and headless runs without a display use Agg. run_all.sh sets MPLBACKEND=Agg itself.
+if "ipykernel" not in sys.modules and not os.environ.get("MPLBACKEND"):
+    matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
