@@ -123,13 +123,13 @@ static void test_model_simulate_hook(void)
     o.events = 50000;
     o.replications = 5;
     o.threads = 1;
-    const zvp_model *sw = zvp_model_find("sweetspot", NULL), *rp = zvp_model_find("repairman", NULL);
+    const zvp_model *sw = zvp_model_find("paging", NULL), *rp = zvp_model_find("repairman", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rp);
     double ps[32], out[7];
     zvp_model_defaults(sw, ps);
     CU_ASSERT_EQUAL(zvp_model_simulate(sw, ps, &o, est, NULL, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sweetspot"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "paging"));
     const double pr[4] = {8, 4, 1, 1};
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(rp, pr, out, &e), ZVP_SUCCESS);
     zvp_sim_result *r = NULL;
