@@ -231,6 +231,7 @@ static void spin_exact(unsigned long N, double Z, double S, double c2, double h,
 /* Work of spin_exact: (phases + 1) N² / 2 inner steps; above the cap (constant-like holds,
  * c² < 1/200 with thousands of CPUs) the MVA approximation is used instead. */
 #define EXACT_MAX_COST 4e8
+#define DOMINANT_ITER 40
 static double exact_cost(unsigned long N, double c2)
 {
     const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
@@ -262,6 +263,44 @@ static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, dou
     return ZVP_SUCCESS;
 }
 
+/* Zipf zones: zone 1 (the most requested, group 0) solved exactly as a finite source of N
+ * CPUs whose time between its visits, (Z + sum_{z>1} p_z R_z) / p_1 with R from MVA, is
+ * taken as exponential (a geometric sum of cycles); X = X_1 / p_1. Writes X, zone 1's busy
+ * fraction b1 and its share of the collisions per acquisition c1. */
+static int dominant_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
+                         const double *m, const double *p, const double *mva, double *X,
+                         double *b1, double *c1)
+{
+    double base = Z, R = mva[3 * G], X1 = 0.0, ET = S, pi0 = 1.0;
+    for (size_t g = 1; g < G; g++)
+        base += m[g] * p[g] * mva[3 * G + g];
+    double *w = malloc((4 * (size_t)N + 2) * sizeof *w);
+    if (!w)
+        return ZVP_ENOMEM;
+    /* uniform zones (m[0] > 1): the other zones of the group are zone 1's equals, so its
+     * response per visit R solves R = g(R), g the exact zone's N / X_1 - Z_1; secant on
+     * R - g(R) from MVA's R, safeguarded by a damped step */
+    double Rp = 0.0, fp = 0.0;
+    for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
+        const double Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
+        spin_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
+        const double f = (double)N / X1 - Z1 - R;
+        if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
+            break;
+        double next = it > 0 && f != fp ? R - f * (R - Rp) / (f - fp) : R + 0.5 * f;
+        if (!(next > 0.0))
+            next = R + 0.5 * f;
+        Rp = R;
+        fp = f;
+        R = next;
+    }
+    free(w);
+    *X = X1 / p[0];
+    *b1 = fmin(1.0, X1 * ET);
+    *c1 = p[0] * (1.0 - pi0);
+    return ZVP_SUCCESS;
+}
+
 static int spinlock_eval(const double *pr, double *out, zvp_error *err)
 {
     const unsigned long N = (unsigned long)pr[P_CPUS];
@@ -283,13 +322,22 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
             m[g] = 1.0;
     }
     spin_mva(N, Z, S, pr[P_SCV], h, G, m, p, w, &X);
-    /* w: Q, U of population N - 1; T at N */
-    double busy = 0.0, umax = 0.0, coll = 0.0;
+    /* w: Q, U of population N - 1; T, R at N */
+    double busy = 0.0, umax = 0.0, coll = 0.0, b1 = -1.0, c1 = 0.0;
+    /* c² = 1 without handoff: MVA is exact (product form); else zone 1 exactly */
+    if (Z > 0.0 && (pr[P_SCV] != 1.0 || h > 0.0) &&
+        (G > 1 ? 1.0 : 8.0) * exact_cost(N, pr[P_SCV]) <= EXACT_MAX_COST) {
+        int rc = dominant_zone(N, Z, S, pr[P_SCV], h, G, m, p, w, &X, &b1, &c1);
+        if (rc) {
+            free(buf);
+            return zvp_fail(err, rc, "spinlock: out of memory");
+        }
+    }
     for (size_t g = 0; g < G; g++) {
-        double u = X * p[g] * w[2 * G + g];
+        double u = g == 0 && b1 >= 0.0 ? b1 : X * p[g] * w[2 * G + g];
         busy += m[g] * u;
         umax = fmax(umax, u);
-        coll += m[g] * p[g] * w[G + g];
+        coll += g == 0 && b1 >= 0.0 ? c1 : m[g] * p[g] * w[G + g];
     }
     /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
     double spin = fmax(0.0, (double)N - X * Z - busy);
