@@ -2,9 +2,11 @@
  * models/spinlock.c - spin-lock contention from a user's own numbers: N CPUs each work
  * work_us outside the lock, then take one of `zones` lock instances (Zipf-chosen), hold it
  * hold_us (SCV hold_scv), and spin while it is held; passing the lock to a spinner costs
- * handoff_us per spinner. Analytic: MVA on the closed network with a residual-life
- * correction for non-exponential holds and the handoff cost from the queue seen at a
- * departure; simulated (the `sim` hook) on the same network with random-order handoff.
+ * handoff_us per spinner. Analytic: one zone exactly (the finite-source M/G/1 queue by its
+ * departure chain, the handoff in the hold); several zones by MVA with a residual-life
+ * correction for non-exponential holds and the handoff from the queue seen at a departure,
+ * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
+ * as its think time; simulated (the `sim` hook) on the same network, random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
@@ -418,10 +420,12 @@ const zvp_model zvp_model_spinlock = {
     "Spin-lock contention from your own numbers: cpus CPUs each work work_us, then take one "
     "of `zones` locks (Zipf exponent zone_skew), hold it hold_us (SCV hold_scv) and spin "
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
-    "it. Exact MVA (the machine repairman for one zone) with a residual-life correction for "
-    "non-exponential holds and the handoff cost; `zvmperf simulate spinlock` simulates it.",
-    "Closed queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in "
-    "Lazowska et al., Quantitative System Performance, 1984); models/README.md, spinlock",
+    "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
+    "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
+    "rest of the cycle as its think time; `zvmperf simulate spinlock` simulates it.",
+    "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
+    "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
+    "et al., Quantitative System Performance, 1984); models/README.md, spinlock",
     N_P, spinlock_params,
     N_O, spinlock_outputs,
     spinlock_eval,
