@@ -2,13 +2,16 @@
  * models/spinlock.c - spin-lock contention from a user's own numbers: N CPUs each work
  * work_us outside the lock, then take one of `zones` lock instances (Zipf-chosen), hold it
  * hold_us (SCV hold_scv), and spin while it is held; passing the lock to a spinner costs
- * handoff_us per spinner. Analytic: MVA on the closed network with a residual-life
- * correction for non-exponential holds and the handoff cost from the queue seen at a
- * departure; simulated (the `sim` hook) on the same network with random-order handoff.
+ * handoff_us per spinner. Analytic: one zone exactly (the finite-source M/G/1 queue by its
+ * departure chain, the handoff in the hold); several zones by MVA with a residual-life
+ * correction for non-exponential holds and the handoff from the queue seen at a departure,
+ * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
+ * as its think time; simulated (the `sim` hook) on the same network, random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "registry.h"
 #include "internal.h"
 #include "zvmperf/queue.h"
@@ -82,12 +85,232 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
     *X = x;
 }
 
+/* ---- one zone: the finite-source M/G/1 queue solved exactly --------------------------------- */
+
+/* The hold distribution as the simulator draws it (src/sim/dist.c): deterministic, mixed
+ * Erlang (k - 1 phases with probability p, else k, all of rate r1) for c² < 1, exponential
+ * (k = 1, p = 0), H2 (rate r1 with probability p, else r2) for c² > 1. */
+typedef struct hold_dist {
+    int det, h2;
+    unsigned k;
+    double p, r1, r2, S;
+} hold_dist;
+
+static hold_dist hold_init(double S, double c2)
+{
+    hold_dist d = {0, 0, 1, 0.0, 1.0 / S, 0.0, S};
+    if (c2 == 0.0) {
+        d.det = 1;
+    } else if (c2 < 1.0) {
+        double k = ceil(1.0 / c2 - 1e-12);
+        double p = (k * c2 - sqrt(fmax(0.0, k * (1.0 + c2) - k * k * c2))) / (1.0 + c2);
+        d.k = (unsigned)k;
+        d.p = fmin(fmax(p, 0.0), 1.0);
+        d.r1 = (k - d.p) / S;
+    } else if (c2 > 1.0) {
+        d.h2 = 1;
+        d.p = 0.5 * (1.0 + sqrt((c2 - 1.0) / (c2 + 1.0)));
+        d.r1 = 2.0 * d.p / S;
+        d.r2 = 2.0 * (1.0 - d.p) / S;
+    }
+    return d;
+}
+
+/* log P(no arrival from m thinkers of rate a during a hold + d) = -m a d + log G*(m a). */
+static double log_none(const hold_dist *g, size_t m, double a, double d)
+{
+    const double s = (double)m * a;
+    if (m == 0)
+        return 0.0;
+    if (g->det)
+        return -s * (g->S + d);
+    if (g->h2)
+        return -s * d + log(g->p * g->r1 / (g->r1 + s) + (1.0 - g->p) * g->r2 / (g->r2 + s));
+    const double lr = -log1p(s / g->r1);
+    return -s * d + (double)(g->k - 1) * lr + log(g->p + (1.0 - g->p) * exp(lr));
+}
+
+/* v[0..m] <- Binomial(m, 1 - e^{-a t}), in log space (no overflow for m up to 4096). */
+static void binom_pmf(double *v, size_t m, double a, double t)
+{
+    const double l1q = -a * t, lq = log(-expm1(-a * t)), lm = lgamma((double)m + 1.0);
+    for (size_t b = 0; b <= m; b++) {
+        double l = lm - lgamma((double)b + 1.0) - lgamma((double)(m - b) + 1.0);
+        l += (b ? (double)b * lq : 0.0) + (b < m ? (double)(m - b) * l1q : 0.0);
+        v[b] = exp(l);
+    }
+}
+
+/* One exponential phase of rate r: v[b] = P(b arrivals so far) from m thinkers of rate a
+ * becomes the distribution at the end of the phase (a pure-birth chain; positive terms only:
+ * w(b) = s(b) r / ((m-b) a + r), s(b) = s(b-1) rho(b-1) + v(b), rho = (m-b) a / ((m-b) a + r)). */
+static void birth_phase(double *v, size_t m, double a, double r)
+{
+    double s = 0.0;
+    for (size_t b = 0; b <= m; b++) {
+        const double lam = (double)(m - b) * a;
+        s += v[b];
+        v[b] = s * r / (lam + r);
+        s *= lam / (lam + r);
+    }
+}
+
+/* v[0..m]: P(A = b arrivals from m thinkers during a hold plus the constant d); w: [m+1]. */
+static void arrivals_pmf(const hold_dist *g, size_t m, double a, double d, double *v, double *w)
+{
+    if (g->det) {
+        binom_pmf(v, m, a, g->S + d);
+        return;
+    }
+    if (d > 0.0) {
+        binom_pmf(v, m, a, d);
+    } else {
+        for (size_t b = 0; b <= m; b++)
+            v[b] = b ? 0.0 : 1.0;
+    }
+    if (g->h2) {
+        memcpy(w, v, (m + 1) * sizeof *w);
+        birth_phase(v, m, a, g->r2); /* probability 1 - p */
+        birth_phase(w, m, a, g->r1); /* probability p */
+    } else {
+        for (unsigned i = 1; i < g->k; i++)
+            birth_phase(v, m, a, g->r1);
+        memcpy(w, v, (m + 1) * sizeof *w); /* k - 1 phases */
+        birth_phase(v, m, a, g->r1);
+    }
+    for (size_t b = 0; b <= m; b++)
+        v[b] = g->p * w[b] + (1.0 - g->p) * v[b];
+}
+
+/* The embedded chain at departures (models/README.md, spinlock, "One zone"): state j = CPUs
+ * left at the lock, next = A (j = 0, N - 1 thinkers) or j - 1 + A (j >= 1, N - j thinkers,
+ * hold + h j). Solved by the cut equations pi(k+1) P(A=0 | k+1) = sum_{j<=k} pi(j)
+ * P(next_j > k), every term positive; pi in log space, the running sums acc with a common
+ * scale. Writes X, the mean hold (with handoff) ET and pi(0). w: [4 N + 2]. */
+static void spin_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
+                       double *X, double *ET, double *pi0)
+{
+    const hold_dist g = hold_init(S, c2);
+    const double a = 1.0 / Z;
+    double *lp = w, *acc = w + N, *v = w + 2 * N, *u = w + 3 * N + 1, c = 0.0;
+    for (size_t k = 0; k < N; k++)
+        acc[k] = 0.0;
+    lp[0] = 0.0;
+    for (size_t j = 0; j < N; j++) {
+        const size_t m = j ? N - j : N - 1, off = j ? j - 1 : 0;
+        const double d = j ? h * (double)j : 0.0;
+        if (j)
+            lp[j] = log(acc[j - 1]) + c - log_none(&g, m, a, d);
+        if (j + 1 == N || !(lp[j] > -INFINITY))
+            continue;
+        if (lp[j] - c > 300.0) {
+            const double f = exp(c - lp[j]);
+            for (size_t k = j; k + 1 < N; k++)
+                acc[k] *= f;
+            c = lp[j];
+        }
+        arrivals_pmf(&g, m, a, d, v, u);
+        /* tail: P(next_j >= k + 1) = P(A >= k + 1 - off), suffix sums from the top */
+        double tail = 0.0, f = exp(lp[j] - c);
+        for (size_t b = m; b + off >= j + 1 && b >= 1; b--) {
+            tail += v[b];
+            acc[b + off - 1] += f * tail; /* cut k = b + off - 1 >= j */
+        }
+    }
+    double mx = -INFINITY, sum = 0.0, st = 0.0;
+    for (size_t j = 0; j < N; j++)
+        mx = fmax(mx, lp[j]);
+    for (size_t j = 0; j < N; j++) {
+        const double q = exp(lp[j] - mx);
+        sum += q;
+        st += q * (S + (j ? h * (double)j : 0.0));
+    }
+    *pi0 = exp(lp[0] - mx) / sum;
+    *ET = st / sum;
+    *X = 1.0 / (*ET + *pi0 * Z / (double)N); /* U = 1 - p(0) = X E[T], p(0) = X pi0 Z / N */
+}
+
+/* Work of spin_exact: (phases + 1) N² / 2 inner steps; above the cap (constant-like holds,
+ * c² < 1/200 with thousands of CPUs) the MVA approximation is used instead. */
+#define EXACT_MAX_COST 4e8
+#define DOMINANT_ITER 40
+static double exact_cost(unsigned long N, double c2)
+{
+    const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
+    return (k + 1.0) * (double)N * (double)N / 2.0;
+}
+
+/* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
+static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, double h,
+                             double *out, zvp_error *err)
+{
+    double X, ET, pi0;
+    if (Z > 0.0) {
+        double *w = malloc((4 * (size_t)N + 2) * sizeof *w);
+        if (!w)
+            return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
+        spin_exact(N, Z, S, c2, h, w, &X, &ET, &pi0);
+        free(w);
+    } else {
+        pi0 = N > 1 ? 0.0 : 1.0;
+        ET = S + h * (double)(N - 1);
+        X = 1.0 / ET;
+    }
+    const double busy = fmin(1.0, X * ET), spin = fmax(0.0, (double)N - X * Z - busy);
+    out[O_SPIN] = 100.0 * spin;
+    out[O_UTIL] = 100.0 * busy;
+    out[O_ACQ] = X;
+    out[O_SPIN_ACQ] = X > 0 ? 1e6 * spin / X : 0.0;
+    out[O_COLL] = X * (1.0 - pi0); /* departures (= arrivals) that leave (find) CPUs waiting */
+    return ZVP_SUCCESS;
+}
+
+/* Zipf zones: zone 1 (the most requested, group 0) solved exactly as a finite source of N
+ * CPUs whose time between its visits, (Z + sum_{z>1} p_z R_z) / p_1 with R from MVA, is
+ * taken as exponential (a geometric sum of cycles); X = X_1 / p_1. Writes X, zone 1's busy
+ * fraction b1 and its share of the collisions per acquisition c1. */
+static int dominant_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
+                         const double *m, const double *p, const double *mva, double *X,
+                         double *b1, double *c1)
+{
+    double base = Z, R = mva[3 * G], X1 = 0.0, ET = S, pi0 = 1.0;
+    for (size_t g = 1; g < G; g++)
+        base += m[g] * p[g] * mva[3 * G + g];
+    double *w = malloc((4 * (size_t)N + 2) * sizeof *w);
+    if (!w)
+        return ZVP_ENOMEM;
+    /* uniform zones (m[0] > 1): the other zones of the group are zone 1's equals, so its
+     * response per visit R solves R = g(R), g the exact zone's N / X_1 - Z_1; secant on
+     * R - g(R) from MVA's R, safeguarded by a damped step */
+    double Rp = 0.0, fp = 0.0;
+    for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
+        const double Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
+        spin_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
+        const double f = (double)N / X1 - Z1 - R;
+        if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
+            break;
+        double next = it > 0 && f != fp ? R - f * (R - Rp) / (f - fp) : R + 0.5 * f;
+        if (!(next > 0.0))
+            next = R + 0.5 * f;
+        Rp = R;
+        fp = f;
+        R = next;
+    }
+    free(w);
+    *X = X1 / p[0];
+    *b1 = fmin(1.0, X1 * ET);
+    *c1 = p[0] * (1.0 - pi0);
+    return ZVP_SUCCESS;
+}
+
 static int spinlock_eval(const double *pr, double *out, zvp_error *err)
 {
     const unsigned long N = (unsigned long)pr[P_CPUS];
     const size_t L = (size_t)pr[P_ZONES];
     const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const size_t G = pr[P_SKEW] > 0 ? L : 1; /* uniform: one group of L identical zones */
+    if (L == 1 && exact_cost(N, pr[P_SCV]) <= EXACT_MAX_COST)
+        return spinlock_one_zone(N, Z, S, pr[P_SCV], h, out, err);
     double *buf = malloc(6 * G * sizeof *buf), X;
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
@@ -101,13 +324,22 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
             m[g] = 1.0;
     }
     spin_mva(N, Z, S, pr[P_SCV], h, G, m, p, w, &X);
-    /* w: Q, U of population N - 1; T at N */
-    double busy = 0.0, umax = 0.0, coll = 0.0;
+    /* w: Q, U of population N - 1; T, R at N */
+    double busy = 0.0, umax = 0.0, coll = 0.0, b1 = -1.0, c1 = 0.0;
+    /* c² = 1 without handoff: MVA is exact (product form); else zone 1 exactly */
+    if (Z > 0.0 && (pr[P_SCV] != 1.0 || h > 0.0) &&
+        (G > 1 ? 1.0 : 8.0) * exact_cost(N, pr[P_SCV]) <= EXACT_MAX_COST) {
+        int rc = dominant_zone(N, Z, S, pr[P_SCV], h, G, m, p, w, &X, &b1, &c1);
+        if (rc) {
+            free(buf);
+            return zvp_fail(err, rc, "spinlock: out of memory");
+        }
+    }
     for (size_t g = 0; g < G; g++) {
-        double u = X * p[g] * w[2 * G + g];
+        double u = g == 0 && b1 >= 0.0 ? b1 : X * p[g] * w[2 * G + g];
         busy += m[g] * u;
         umax = fmax(umax, u);
-        coll += m[g] * p[g] * w[G + g];
+        coll += g == 0 && b1 >= 0.0 ? c1 : m[g] * p[g] * w[G + g];
     }
     /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
     double spin = fmax(0.0, (double)N - X * Z - busy);
@@ -188,10 +420,12 @@ const zvp_model zvp_model_spinlock = {
     "Spin-lock contention from your own numbers: cpus CPUs each work work_us, then take one "
     "of `zones` locks (Zipf exponent zone_skew), hold it hold_us (SCV hold_scv) and spin "
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
-    "it. Exact MVA (the machine repairman for one zone) with a residual-life correction for "
-    "non-exponential holds and the handoff cost; `zvmperf simulate spinlock` simulates it.",
-    "Closed queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in "
-    "Lazowska et al., Quantitative System Performance, 1984); models/README.md, spinlock",
+    "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
+    "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
+    "rest of the cycle as its think time; `zvmperf simulate spinlock` simulates it.",
+    "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
+    "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
+    "et al., Quantitative System Performance, 1984); models/README.md, spinlock",
     N_P, spinlock_params,
     N_O, spinlock_outputs,
     spinlock_eval,

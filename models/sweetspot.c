@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 #include "paging.h"
@@ -204,41 +205,35 @@ static int solve_idle(const lock_net *net, double target_per_s, double *idle_s, 
     return st;
 }
 
-static int sweetspot_eval(const double *p, double *out, zvp_error *err)
+/* The virtual size of each user (GiB): the parameter, or 0 = scaled with storage. */
+static int user_virtual_gb(const double *p, double *virt_gb, zvp_error *err)
 {
-    const double cpus_d = p[P_CPUS], users_d = p[P_USERS_PER_PHASE];
-    unsigned long cpus, zones, n_prime, n_logoff;
-    double virt_gb, pages, frames, w[5], touch_rate, pageout_per_s, resident;
-    lock_net net;
-    lock_sol s;
-    double idle_s = 0.0;
-    int st;
-
-    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
-    cpus = (unsigned long)cpus_d;
-    zones = p[P_LOCK_ZONES] >= 1 ? (unsigned long)p[P_LOCK_ZONES]
-                                 : (unsigned long)fmin(cpus_d, p[P_ZONE_MAX]);
-
-    /* frame counts */
-    virt_gb = p[P_USER_VIRTUAL_GB] > 0 ? p[P_USER_VIRTUAL_GB] : 2.0 + 4.5 * p[P_STORAGE_GB] / 256.0;
-    if (virt_gb < 2.0)
+    *virt_gb = p[P_USER_VIRTUAL_GB] > 0 ? p[P_USER_VIRTUAL_GB] : 2.0 + 4.5 * p[P_STORAGE_GB] / 256.0;
+    if (*virt_gb < 2.0)
         return zvp_fail(err, ZVP_EINVAL,
                         "sweetspot: parameter user_virtual_gb = %.17g is out of range: 0 (scaled) or [2, 1e6]",
-                        virt_gb);
-    pages = users_d * p[P_TOUCH_FRACTION] * (virt_gb - 2.0) * PAGES_PER_GB;
-    frames = p[P_STORAGE_GB] * PAGES_PER_GB;
-    for (int i = 1; i <= 4; i++) {
-        w[i] = fmax(0.0, i * pages - frames) - fmax(0.0, (i - 1) * pages - frames);
-    }
+                        *virt_gb);
+    return ZVP_SUCCESS;
+}
 
-    /* paging (CM4) phase */
-    net.st[0] = (zvp_station){ZVP_STATION_QUEUE, 1, (uint32_t)zones, 0,
-                              p[P_AVAIL_HOLD_US] * US / (double)zones};
-    net.st[1] = (zvp_station){ZVP_STATION_QUEUE, 1, 1, 0, p[P_OTHER_HOLD_US] * US};
-    net.n_st = 2;
-    net.cpus = cpus;
-    net.work_s = p[P_CP_WORK_US] * US;
-    if ((st = lock_solve(&net, 0.0, &s, err)) != ZVP_SUCCESS)
+/* The paging (CM4) phase at its final state: the network (zones, work), its solution and the
+ * idle time per cycle that holds the page-out rate at the paging DASD ceiling (0 above it). */
+static int cm4_state(const double *p, unsigned long *zones, lock_net *net, lock_sol *s,
+                     double *idle_s, zvp_error *err)
+{
+    const unsigned long cpus = (unsigned long)p[P_CPUS];
+    double pageout_per_s;
+    int st;
+    *zones = p[P_LOCK_ZONES] >= 1 ? (unsigned long)p[P_LOCK_ZONES]
+                                  : (unsigned long)fmin(p[P_CPUS], p[P_ZONE_MAX]);
+    *idle_s = 0.0;
+    net->st[0] = (zvp_station){ZVP_STATION_QUEUE, 1, (uint32_t)*zones, 0,
+                               p[P_AVAIL_HOLD_US] * US / (double)*zones};
+    net->st[1] = (zvp_station){ZVP_STATION_QUEUE, 1, 1, 0, p[P_OTHER_HOLD_US] * US};
+    net->n_st = 2;
+    net->cpus = cpus;
+    net->work_s = p[P_CP_WORK_US] * US;
+    if ((st = lock_solve(net, 0.0, s, err)) != ZVP_SUCCESS)
         return st;
     pageout_per_s = zvp_paging_pageout_max_per_s(p[P_PAGING_VOLUMES], p[P_PAGES_PER_IO],
                                                  p[P_IO_OVERHEAD_MS] * 1e-3,
@@ -248,12 +243,38 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
                         "sweetspot: io_overhead_ms = %.17g and page_transfer_ms = %.17g give no "
                         "finite page-out capacity; at least one must be > 0",
                         p[P_IO_OVERHEAD_MS], p[P_PAGE_TRANSFER_MS]);
-    if (s.x_per_s > pageout_per_s) {
-        if ((st = solve_idle(&net, pageout_per_s, &idle_s, err)) != ZVP_SUCCESS)
+    if (s->x_per_s > pageout_per_s) {
+        if ((st = solve_idle(net, pageout_per_s, idle_s, err)) != ZVP_SUCCESS)
             return st;
-        if ((st = lock_solve(&net, idle_s, &s, err)) != ZVP_SUCCESS)
+        if ((st = lock_solve(net, *idle_s, s, err)) != ZVP_SUCCESS)
             return st;
     }
+    return ZVP_SUCCESS;
+}
+
+static int sweetspot_eval(const double *p, double *out, zvp_error *err)
+{
+    const double cpus_d = p[P_CPUS], users_d = p[P_USERS_PER_PHASE];
+    unsigned long zones, n_prime, n_logoff;
+    double virt_gb, pages, frames, w[5], touch_rate, pageout_per_s, resident;
+    lock_net net;
+    lock_sol s;
+    double idle_s = 0.0;
+    int st;
+
+    /* zvp_model_eval has checked every parameter (ranges, whole numbers) */
+    /* frame counts */
+    if ((st = user_virtual_gb(p, &virt_gb, err)) != ZVP_SUCCESS)
+        return st;
+    pages = users_d * p[P_TOUCH_FRACTION] * (virt_gb - 2.0) * PAGES_PER_GB;
+    frames = p[P_STORAGE_GB] * PAGES_PER_GB;
+    for (int i = 1; i <= 4; i++) {
+        w[i] = fmax(0.0, i * pages - frames) - fmax(0.0, (i - 1) * pages - frames);
+    }
+
+    /* paging (CM4) phase */
+    if ((st = cm4_state(p, &zones, &net, &s, &idle_s, err)) != ZVP_SUCCESS)
+        return st;
     out[O_ETR] = s.x_per_s / 1e3;
     out[O_BUSY] = 100.0 * fmax(0.0, (cpus_d - s.x_per_s * idle_s) / cpus_d);
     out[O_ITR] = out[O_ETR] / (out[O_BUSY] / 100.0);
@@ -286,6 +307,147 @@ static int sweetspot_eval(const double *p, double *out, zvp_error *err)
     return ZVP_SUCCESS;
 }
 
+/* ---- the network for the simulator ------------------------------------------------------- */
+
+/* The paging (CM4) network at the analytic eval's final state, in one block: stations
+ * [L zones, then the other lock when other_hold_us > 0], demands, visits, customers, think.
+ * models/README.md, sweetspot, "Simulated". */
+typedef struct sim_block {
+    unsigned long customers;
+    double think;
+    double *demands, *visits;
+    zvp_sim_station st[];
+} sim_block;
+
+static int sweetspot_network(const double *p, zvp_sim_network *net, void **storage,
+                             zvp_error *err)
+{
+    unsigned long zones;
+    lock_net ln;
+    lock_sol s;
+    double idle_s, virt_gb;
+    int st;
+    *storage = NULL;
+    if ((st = user_virtual_gb(p, &virt_gb, err)) != ZVP_SUCCESS ||
+        (st = cm4_state(p, &zones, &ln, &s, &idle_s, err)) != ZVP_SUCCESS)
+        return st;
+    const int other = p[P_OTHER_HOLD_US] > 0;
+    const size_t L = (size_t)zones, K = L + (size_t)other;
+    if (K > ZVP_SIM_MAX_STATIONS)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "sweetspot: the simulator takes at most %lu stations: lock_zones = %.17g "
+                        "(%zu zones%s) is out of range for simulate: [0, %lu]",
+                        ZVP_SIM_MAX_STATIONS, p[P_LOCK_ZONES], L,
+                        other ? " + the other lock" : "",
+                        ZVP_SIM_MAX_STATIONS - (unsigned long)other);
+    sim_block *b = malloc(sizeof *b + K * sizeof b->st[0] + 2 * K * sizeof(double));
+    if (!b)
+        return zvp_fail(err, ZVP_ENOMEM, "sweetspot: out of memory (network)");
+    *storage = b;
+    b->demands = (double *)(void *)(b->st + K);
+    b->visits = b->demands + K;
+    for (size_t k = 0; k < K; k++) {
+        zvp_sim_station q = {ZVP_STATION_QUEUE, 1, ZVP_SIM_ROS, ZVP_SIM_DIST_PHASE, 1.0, 0.0, 0.0};
+        b->st[k] = q;
+        b->visits[k] = k < L ? 1.0 / (double)L : 1.0;
+        b->demands[k] = k < L ? p[P_AVAIL_HOLD_US] * US / (double)L : p[P_OTHER_HOLD_US] * US;
+    }
+    b->customers = ln.cpus;
+    b->think = ln.work_s + idle_s;
+    /* route_one (exactly one zone per cycle) when the zones are the only stations; with the
+     * other lock, each zone is visited with probability 1/L independently (mean 1 zone) */
+    zvp_sim_network n = {b->st, K, 1, b->demands, b->visits, 0, !other, NULL, &b->customers,
+                         &b->think, NULL};
+    *net = n;
+    return ZVP_SUCCESS;
+}
+
+static zvp_sim_estimate est_scale(zvp_sim_estimate e, double c)
+{
+    zvp_sim_estimate o = {c * e.mean, c * e.half_width, c * e.ci_lo, c * e.ci_hi};
+    return o;
+}
+
+/* f increasing in x, applied to the interval of x */
+static zvp_sim_estimate est_map(zvp_sim_estimate x, double (*f)(double, const double *),
+                                const double *a)
+{
+    zvp_sim_estimate o = {f(x.mean, a), 0.0, f(x.ci_lo, a), f(x.ci_hi, a)};
+    o.half_width = fmax(o.ci_hi - o.mean, o.mean - o.ci_lo);
+    return o;
+}
+
+/* a = {idle_s, cpus}: busy per CPU (%) falls with X (the CPUs idling are X idle_s, Little's
+ * law); ITR = ETR / busy rises with it. */
+static double neg_busy_of_x(double x, const double *a)
+{
+    return -100.0 * fmax(0.0, (a[1] - x * a[0]) / a[1]);
+}
+
+static double itr_of_x(double x, const double *a)
+{
+    const double busy = fmax(0.0, (a[1] - x * a[0]) / a[1]);
+    return busy > 0 ? x / 1e3 / busy : INFINITY;
+}
+
+static const char not_network[] =
+    "not simulated: the priming and logoff phases are other networks, and the frame counts "
+    "are no queueing figure (only the paging (CM4) network is simulated)";
+
+static int sweetspot_sim_outputs(const double *p, const zvp_sim_result *r, zvp_sim_estimate *o,
+                                 const char **why, zvp_error *err)
+{
+    unsigned long zones;
+    lock_net ln;
+    lock_sol s;
+    double idle_s;
+    int st = cm4_state(p, &zones, &ln, &s, &idle_s, err);
+    if (st != ZVP_SUCCESS)
+        return st;
+    const size_t K = r->n_stations, C = r->n_classes, L = (size_t)zones;
+    const zvp_sim_figures *net = zvp_sim_cell(r, K, C);
+    const double a[2] = {idle_s, p[P_CPUS]};
+    zvp_sim_estimate busy = est_map(net->throughput_per_s, neg_busy_of_x, a), avail, util;
+    o[O_ETR] = est_scale(net->throughput_per_s, 1e-3);
+    o[O_BUSY] = (zvp_sim_estimate){-busy.mean, busy.half_width, -busy.ci_hi, -busy.ci_lo};
+    o[O_ITR] = est_map(net->throughput_per_s, itr_of_x, a);
+    o[O_SPIN] = est_scale(net->mean_in_queue, 100.0);
+    /* the zones' spin: all spin less the other lock's. Its half-width is bounded by the sum
+     * of theirs, and by the sum of the zones' (the sample standard deviation of a sum is at
+     * most the sum of theirs): the smaller bound, a conservative interval */
+    avail = net->mean_in_queue;
+    if (K > L) {
+        const zvp_sim_estimate q = zvp_sim_cell(r, L, C)->mean_in_queue;
+        double hw_zones = 0.0;
+        for (size_t k = 0; k < L; k++)
+            hw_zones += zvp_sim_cell(r, k, C)->mean_in_queue.half_width;
+        avail.mean -= q.mean;
+        avail.half_width = fmin(avail.half_width + q.half_width, hw_zones);
+        avail.ci_lo = avail.mean - avail.half_width;
+        avail.ci_hi = avail.mean + avail.half_width;
+    }
+    o[O_AVAIL_SPIN] = est_scale(avail, 100.0);
+    /* one zone's utilization: the mean over the zones, their mean half-width (conservative) */
+    util = (zvp_sim_estimate){0.0, 0.0, 0.0, 0.0};
+    for (size_t k = 0; k < L; k++) {
+        util.mean += zvp_sim_cell(r, k, C)->utilization.mean / (double)L;
+        util.half_width += zvp_sim_cell(r, k, C)->utilization.half_width / (double)L;
+    }
+    util.ci_lo = util.mean - util.half_width;
+    util.ci_hi = util.mean + util.half_width;
+    o[O_AVAIL_UTIL] = est_scale(util, 100.0);
+    o[O_ZONES] = (zvp_sim_estimate){(double)zones, 0.0, (double)zones, (double)zones};
+    for (int j = O_CM1; j <= O_LOGOFF; j++) {
+        o[j] = (zvp_sim_estimate){NAN, NAN, NAN, NAN};
+        why[j] = not_network;
+    }
+    o[O_CM4_WRITTEN] = (zvp_sim_estimate){NAN, NAN, NAN, NAN};
+    why[O_CM4_WRITTEN] = not_network;
+    return ZVP_SUCCESS;
+}
+
+static const zvp_model_sim sweetspot_sim = {sweetspot_network, sweetspot_sim_outputs};
+
 const zvp_model zvp_model_sweetspot = {
     "sweetspot",
     "Sweet Spot Priming workload (VIRSTOEX) on z/VM: frame-manager available-list lock "
@@ -298,5 +460,5 @@ const zvp_model zvp_model_sweetspot = {
     N_PARAMS, sweetspot_params,
     N_OUTPUTS, sweetspot_outputs,
     sweetspot_eval,
-    NULL, /* no network for the simulator */
+    &sweetspot_sim,
 };

@@ -24,7 +24,7 @@ int zvp_model_simulate(const zvp_model *m, const double *params, const zvp_sim_o
     }
     if (!m->sim || !m->sim->network || !m->sim->outputs)
         return zvp_fail(err, ZVP_EINVAL, "zvp_model_simulate: model %s describes no network for "
-                        "the simulator (models with one: spinlock, mmc, repairman)", m->name);
+                        "the simulator (models with one: sweetspot, spinlock, mmc, repairman)", m->name);
     int st = zvp_model_check_params(m, params, err);
     if (st != ZVP_SUCCESS)
         return st;

@@ -602,7 +602,8 @@ expect 2 "fcfs, ros or ps" -- "$ZVP" simulate mm1 --lambda 0.5 --mu 1 --discipli
 expect 2 "unknown KIND" -- "$ZVP" simulate usl
 expect 3 "utilization" -- "$ZVP" simulate mm1 --lambda 2 --mu 1
 expect 0 "spin_busy_pct" -- "$ZVP" simulate spinlock cpus=8 work_us=4 hold_us=1 --events 20000 --replications 4
-expect 2 "describes no network" -- "$ZVP" simulate sweetspot --events 20000
+expect 2 "describes no network" -- "$ZVP" simulate paging --events 20000
+expect 0 "avail_spin_busy_pct" -- "$ZVP" simulate sweetspot cpus=8 --events 20000 --replications 4
 expect 2 "zones" -- "$ZVP" simulate spinlock zones=0
 if j=$("$ZVP" simulate spinlock cpus=8 work_us=4 hold_us=1 --events 20000 --replications 4 --json) &&
    printf '%s' "$j" | /usr/bin/python3 -c '

@@ -46,6 +46,99 @@ static void test_spinlock_repairman(void)
     }
 }
 
+/* The hold's Laplace-Stieltjes transform at s, for the distributions the simulator draws
+ * (src/sim/README.md): constant, mixed Erlang (c2 < 1), exponential, H2 (c2 > 1). */
+static double hold_lst(double S, double c2, double s)
+{
+    if (c2 == 0.0)
+        return exp(-s * S);
+    if (c2 > 1.0) {
+        const double p = 0.5 * (1.0 + sqrt((c2 - 1.0) / (c2 + 1.0)));
+        const double r1 = 2.0 * p / S, r2 = 2.0 * (1.0 - p) / S;
+        return p * r1 / (r1 + s) + (1.0 - p) * r2 / (r2 + s);
+    }
+    const double k = ceil(1.0 / c2 - 1e-12);
+    const double p = (k * c2 - sqrt(fmax(0.0, k * (1.0 + c2) - k * k * c2))) / (1.0 + c2);
+    const double r = (k - p) / S, f = r / (r + s);
+    return p * pow(f, k - 1.0) + (1.0 - p) * pow(f, k);
+}
+
+/* Two CPUs, one zone, any hold distribution, with the handoff: the departure chain has two
+ * states; from either, the one other CPU is thinking during the hold, so with g = G*(1/Z)
+ * pi1 g e^{-h/Z} = pi0 (1 - g), E[T] = S + h pi1, X = 1 / (E[T] + pi0 Z / 2) (time average
+ * from departures: p(0) = X pi0 Z / N and 1 - p(0) = X E[T]), spin = 2 - X (Z + E[T]). */
+static void test_spinlock_two_cpus(void)
+{
+    const double cases[][4] = {{1, 1, 4, 0},   {1, 1, 0, 0},    {7, 2, 0.5, 0},
+                               {3, 1, 0.3, 0.4}, {1, 1, 4, 0.25}, {2, 1, 0, 0.5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const double Z = cases[i][0], S = cases[i][1], c2 = cases[i][2], h = cases[i][3];
+        const double g = hold_lst(S, c2, 1.0 / Z), r = (1.0 - g) / (g * exp(-h / Z));
+        const double pi0 = 1.0 / (1.0 + r), pi1 = r / (1.0 + r), ET = S + h * pi1;
+        const double X = 1.0 / (ET + pi0 * Z / 2.0), spin = 2.0 - X * (Z + ET);
+        double out[5];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(2, Z, S, c2, 1, 0, h, out), ZVP_SUCCESS);
+        CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-9 * 100.0 * spin);
+        CU_ASSERT_DOUBLE_EQUAL(out[1], 100.0 * X * ET, 1e-9 * 100.0);
+        CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 * X, 1e-9 * 1e6 * X);
+        CU_ASSERT_DOUBLE_EQUAL(out[4], 1e6 * X * pi1, 1e-9 * 1e6 * X);
+    }
+}
+
+/* M/D/1//N, no handoff, computed here independently: the departure chain by its balance
+ * equations solved forward (pi(k+1) a_{k+1}(0) = pi(k) - pi(0) a_0(k) - sum_{j=1..k} pi(j)
+ * a_j(k-j+1), a_j = Binomial(N - max(j,1), 1 - e^{-S/Z}); fine for small N), then
+ * X = 1 / (S + pi0 Z / N), spin = N - X (Z + S). */
+static void test_spinlock_md1n(void)
+{
+    const double cases[][3] = {{8, 7, 1}, {8, 20, 1}, {16, 12, 1}, {4, 2, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int N = (int)cases[i][0];
+        const double Z = cases[i][1], S = cases[i][2], q = 1.0 - exp(-S / Z);
+        double a[17][17] = {{0}}, pi[17] = {1.0}, sum = 1.0;
+        for (int j = 0; j < N; j++) {
+            const int m = j ? N - j : N - 1;
+            double c = 1.0;
+            for (int b = 0; b <= m; b++) {
+                a[j][b] = c * pow(q, b) * pow(1.0 - q, m - b);
+                c = c * (m - b) / (b + 1);
+            }
+        }
+        for (int k = 0; k + 1 < N; k++) {
+            double r = pi[k] - pi[0] * a[0][k];
+            for (int j = 1; j <= k; j++)
+                r -= pi[j] * a[j][k - j + 1];
+            pi[k + 1] = r / a[k + 1][0];
+            sum += pi[k + 1];
+        }
+        const double pi0 = 1.0 / sum, X = 1.0 / (S + pi0 * Z / N), spin = N - X * (Z + S);
+        double out[5];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(N, Z, S, 0, 1, 0, 0, out), ZVP_SUCCESS);
+        CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-8 * 100.0 * spin);
+        CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 * X, 1e-9 * 1e6 * X);
+    }
+}
+
+/* Thousands of CPUs stay finite and exact: the repairman at 4096 CPUs (Erlang B) to 1e-9,
+ * and deep saturation (X -> 1/S, spin -> N - Z/S - 1) for constant and H2 holds. */
+static void test_spinlock_many_cpus(void)
+{
+    const double N = 4096, Z = 3000, S = 1;
+    double b = 1.0, out[5];
+    for (int j = 1; j <= (int)N; j++)
+        b = (Z / S) * b / (j + (Z / S) * b);
+    const double U = 1.0 - b, Lq = N - U * (1.0 + Z / S);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(N, Z, S, 1, 1, 0, 0, out), ZVP_SUCCESS);
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * Lq, 1e-9 * 100.0 * Lq);
+    const double scv[] = {0, 0.5, 4};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL_FATAL(spin_eval(4096, 45, 1, scv[i], 1, 0, 0, out), ZVP_SUCCESS);
+        CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * (4096 - 45 - 1), 1e-6 * 100.0 * 4096);
+        CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6, 1e-6 * 1e6);
+        CU_ASSERT(out[1] <= 100.0);
+    }
+}
+
 /* Spreading the requests over more zones never adds spin, and many zones give none. */
 static void test_spinlock_many_zones(void)
 {
@@ -76,10 +169,10 @@ static void test_spinlock_out_of_range(void)
     CU_ASSERT(isnan(out[0]));
 }
 
-/* Analytic spin within 5 % of the simulated mean (plus its half-width) on the points where the
- * approximation holds: any SCV with many zones, SCV 1 with any utilization, the handoff.
- * models/README.md (spinlock, "Accuracy") lists where it does not: one zone with
- * non-exponential holds near saturation. */
+/* Analytic spin within 5 % of the simulated mean (plus its half-width): one zone (the exact
+ * departure chain, any SCV and utilization, with the handoff), any SCV with many zones, SCV 1
+ * with any zones. models/README.md (spinlock, "Accuracy") lists where the MVA approximation
+ * for several zones is weaker: a dominant zone under heavy skew with non-exponential holds. */
 static void test_spinlock_vs_simulation(void)
 {
     const double grid[][7] = {
@@ -88,6 +181,13 @@ static void test_spinlock_vs_simulation(void)
         {64, 45, 1, 4, 16, 0, 0},    {64, 45, 1, 0, 16, 1.5, 0},  {128, 45, 1, 1, 1024, 1.5, 0},
         {256, 10, 1, 0, 1024, 0, 0}, {256, 10, 1, 4, 1024, 0, 0}, {64, 45, 1, 1, 1, 0, 0.1},
         {16, 100, 1, 1, 4, 1, 0.2},
+        /* one zone, non-exponential holds, high utilization: the exact departure chain */
+        {2, 1, 1, 4, 1, 0, 0},       {8, 7, 1, 0, 1, 0, 0},       {8, 20, 1, 4, 1, 0, 0},
+        {32, 31, 1, 4, 1, 0, 0},     {16, 20, 1, 4, 1, 0, 0},     {12, 20, 1, 4, 1, 0, 0},
+        {16, 20, 1, 0.5, 1, 0, 0.1}, {16, 20, 1, 4, 1, 0, 0.1},   {256, 200, 1, 4, 1, 0, 0},
+        /* a few zones or a dominant zone, non-exponential holds: zone 1 exactly */
+        {64, 45, 1, 4, 16, 1.5, 0},  {32, 20, 1, 4, 4, 1, 0},     {16, 10, 1, 0, 4, 1.5, 0},
+        {16, 10, 1, 4, 2, 0, 0},     {32, 20, 1, 4, 4, 0, 0},     {64, 45, 1, 1, 16, 0, 0.1},
     };
     const zvp_model *m = spin_model();
     zvp_sim_options o;
@@ -123,13 +223,13 @@ static void test_model_simulate_hook(void)
     o.events = 50000;
     o.replications = 5;
     o.threads = 1;
-    const zvp_model *sw = zvp_model_find("sweetspot", NULL), *rp = zvp_model_find("repairman", NULL);
+    const zvp_model *sw = zvp_model_find("paging", NULL), *rp = zvp_model_find("repairman", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rp);
     double ps[32], out[7];
     zvp_model_defaults(sw, ps);
     CU_ASSERT_EQUAL(zvp_model_simulate(sw, ps, &o, est, NULL, NULL, &e), ZVP_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sweetspot"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "paging"));
     const double pr[4] = {8, 4, 1, 1};
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(rp, pr, out, &e), ZVP_SUCCESS);
     zvp_sim_result *r = NULL;
@@ -149,6 +249,9 @@ int zvp_test_register_spinlock(void)
     if (!s)
         return (int)CU_get_error();
     if (!CU_add_test(s, "repairman_closed_form", test_spinlock_repairman) ||
+        !CU_add_test(s, "two_cpus_closed_form", test_spinlock_two_cpus) ||
+        !CU_add_test(s, "md1n_exact", test_spinlock_md1n) ||
+        !CU_add_test(s, "many_cpus_exact", test_spinlock_many_cpus) ||
         !CU_add_test(s, "many_zones_no_spin", test_spinlock_many_zones) ||
         !CU_add_test(s, "out_of_range", test_spinlock_out_of_range) ||
         !CU_add_test(s, "vs_simulation", test_spinlock_vs_simulation) ||

@@ -24,7 +24,7 @@ def test_spinlock_simulate_matches_repairman_closed_form():
 
 
 def test_simulate_refuses_model_without_network_and_bad_parameter():
-    with pytest.raises(z.InvalidArgumentError, match="sweetspot"):
-        z.simulate("sweetspot", events=1000)
+    with pytest.raises(z.InvalidArgumentError, match="paging"):
+        z.simulate("paging", events=1000)
     with pytest.raises(z.InvalidArgumentError, match="zones"):
         z.simulate("spinlock", zones=0, events=1000)

@@ -1,0 +1,182 @@
+/*
+ * tests/test_sweetspot_sim.c - the simulation hook of the sweetspot model (models/sweetspot.c,
+ * models/README.md, sweetspot "Simulated"): the paging (CM4) network simulated with exponential
+ * holds is product form, so the exact MVA of the model's eval is the expected value there
+ * (within the 95% half-width + 3 %); one lock and no other lock is the machine repairman, checked
+ * against its closed form (Erlang B by its recurrence, computed here); the outputs the network
+ * does not give are NaN with a reason; every valid parameter corner gives a network.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "zvmperf/model.h"
+
+enum {
+    STORAGE, CPUS, USERS, VIRT, TOUCH, ZONES, ZONE_MAX, AVAIL_HOLD, CP_WORK, OTHER_HOLD,
+    VOLUMES, PAGES_PER_IO, IO_OVERHEAD, PAGE_TRANSFER, PRIME_WORK, FRAMES, LOGOFF_WORK, NP
+};
+enum {
+    ETR, ITR, BUSY, SPIN, AVAIL_SPIN, CM1, CM2, CM3, CM4, LOGOFF, AVAIL_UTIL, NZONES, WRITTEN,
+    NO
+};
+
+static const zvp_model *ss_model(void)
+{
+    const zvp_model *m = zvp_model_find("sweetspot", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->n_params, NP);
+    CU_ASSERT_EQUAL_FATAL(m->n_outputs, NO);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m->sim);
+    return m;
+}
+
+static void sim_options(zvp_sim_options *o, uint64_t events)
+{
+    zvp_sim_default_options(o);
+    o->events = events;
+    o->replications = 8;
+    o->threads = 1;
+    o->seed = 7;
+}
+
+/* |simulated - expected| <= 3 % of expected + the half-width */
+static int agrees(const zvp_sim_estimate *e, double expected)
+{
+    return fabs(e->mean - expected) <= 0.03 * fabs(expected) + e->half_width;
+}
+
+/* Small points (8 to 16 CPUs), exponential holds: simulated = exact MVA (product form). The
+ * points cover one lock + the other lock, 4 zones + the other lock (independent zone visits),
+ * 4 zones alone (one zone per cycle), and the paging ceiling (idle time > 0). */
+static void test_sweetspot_sim_vs_mva(void)
+{
+    /* cpus, lock_zones, avail_hold_us, cp_work_us, other_hold_us */
+    const double pts[][5] = {
+        {8, 1, 5.6, 43.4, 4.9}, {8, 4, 20, 40, 4}, {8, 4, 25, 20, 0}, {16, 1, 3, 40, 2},
+    };
+    const zvp_model *m = ss_model();
+    zvp_sim_options o;
+    sim_options(&o, 200000);
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        double p[NP], out[NO];
+        zvp_sim_estimate e[NO];
+        const char *why[NO];
+        zvp_error err;
+        zvp_model_defaults(m, p);
+        p[CPUS] = pts[i][0];
+        p[ZONES] = pts[i][1];
+        p[AVAIL_HOLD] = pts[i][2];
+        p[CP_WORK] = pts[i][3];
+        p[OTHER_HOLD] = pts[i][4];
+        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, &err), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, p, &o, e, why, NULL, &err), ZVP_SUCCESS);
+        CU_ASSERT(out[SPIN] > 10.0); /* the points have contention to measure */
+        const int cmp[] = {ETR, ITR, BUSY, SPIN, AVAIL_SPIN, AVAIL_UTIL, NZONES};
+        for (size_t j = 0; j < sizeof cmp / sizeof cmp[0]; j++) {
+            CU_ASSERT_PTR_NULL(why[cmp[j]]);
+            CU_ASSERT(e[cmp[j]].ci_lo <= e[cmp[j]].mean && e[cmp[j]].mean <= e[cmp[j]].ci_hi);
+            if (!agrees(&e[cmp[j]], out[cmp[j]]))
+                fprintf(stderr, "\n  point %zu output %d: simulated %.6g +- %.3g, MVA %.6g\n", i,
+                        cmp[j], e[cmp[j]].mean, e[cmp[j]].half_width, out[cmp[j]]);
+            CU_ASSERT(agrees(&e[cmp[j]], out[cmp[j]]));
+        }
+        if (i == 3) /* below the paging ceiling: the CPUs idle, busy < 100 % */
+            CU_ASSERT(out[BUSY] < 99.0);
+        for (int j = CM1; j <= LOGOFF; j++) {
+            CU_ASSERT(isnan(e[j].mean));
+            CU_ASSERT_PTR_NOT_NULL(why[j]);
+        }
+        CU_ASSERT(isnan(e[WRITTEN].mean));
+        CU_ASSERT_PTR_NOT_NULL(why[WRITTEN]);
+    }
+}
+
+/* One lock, no other lock, no paging ceiling: the machine repairman with N CPUs, think Z =
+ * cp_work, service S = avail_hold. p0 = B(N, Z/S) (Erlang B recurrence), U = 1 - p0,
+ * spin Lq = N - U (1 + Z/S), X = U / S. */
+static void test_sweetspot_sim_repairman(void)
+{
+    const double N = 8, Z = 20, S = 4, a = Z / S;
+    double b = 1.0;
+    for (int j = 1; j <= (int)N; j++)
+        b = a * b / (j + a * b);
+    const double U = 1.0 - b, Lq = N - U * (1.0 + a), X = U / (S * 1e-6);
+    const zvp_model *m = ss_model();
+    double p[NP];
+    zvp_sim_estimate e[NO];
+    zvp_error err;
+    zvp_sim_options o;
+    sim_options(&o, 200000);
+    zvp_model_defaults(m, p);
+    p[CPUS] = N;
+    p[ZONES] = 1;
+    p[CP_WORK] = Z;
+    p[AVAIL_HOLD] = S;
+    p[OTHER_HOLD] = 0;
+    p[PAGE_TRANSFER] = 0.01; /* the paging ceiling far above X */
+    CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, p, &o, e, NULL, NULL, &err), ZVP_SUCCESS);
+    CU_ASSERT(agrees(&e[SPIN], 100.0 * Lq));
+    CU_ASSERT(agrees(&e[AVAIL_SPIN], 100.0 * Lq));
+    CU_ASSERT(agrees(&e[AVAIL_UTIL], 100.0 * U));
+    CU_ASSERT(agrees(&e[ETR], X / 1e3));
+    CU_ASSERT_DOUBLE_EQUAL(e[BUSY].mean, 100.0, 1e-12); /* no idle time */
+}
+
+/* Every parameter at its minimum and its maximum (the others at their defaults): when the
+ * model's eval accepts the point, the network is built (and a short run succeeds), except
+ * more zones than the simulator's station limit, refused by name; a point the eval refuses
+ * (user_virtual_gb in (0, 2)) is refused too. */
+static void test_sweetspot_sim_corners(void)
+{
+    const zvp_model *m = ss_model();
+    zvp_sim_options o;
+    sim_options(&o, 2000);
+    o.replications = 2;
+    for (size_t i = 0; i < NP; i++) {
+        for (int hi = 0; hi < 2; hi++) {
+            double p[NP], out[NO];
+            zvp_sim_estimate e[NO];
+            zvp_error err;
+            zvp_model_defaults(m, p);
+            p[i] = hi ? m->params[i].max : m->params[i].min;
+            if (zvp_model_eval(m, p, out, &err) != ZVP_SUCCESS)
+                continue;
+            zvp_sim_network net;
+            void *storage = NULL;
+            int st = m->sim->network(p, &net, &storage, &err);
+            free(storage);
+            if (i == ZONES && p[i] > (double)ZVP_SIM_MAX_STATIONS - 1) {
+                CU_ASSERT_EQUAL(st, ZVP_EINVAL);
+                CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lock_zones"));
+                continue;
+            }
+            if (st != ZVP_SUCCESS)
+                fprintf(stderr, "\n  %s = %g: %s\n", m->params[i].name, p[i], err.message);
+            CU_ASSERT_EQUAL(st, ZVP_SUCCESS);
+            st = zvp_model_simulate(m, p, &o, e, NULL, NULL, &err);
+            CU_ASSERT_EQUAL(st, ZVP_SUCCESS);
+            CU_ASSERT(st != ZVP_SUCCESS || (isfinite(e[SPIN].mean) && isfinite(e[ETR].mean)));
+        }
+    }
+    double p[NP];
+    zvp_sim_estimate e[NO];
+    zvp_error err;
+    zvp_model_defaults(m, p);
+    p[VIRT] = 1.0;
+    CU_ASSERT_EQUAL(zvp_model_simulate(m, p, &o, e, NULL, NULL, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "user_virtual_gb"));
+}
+
+int zvp_test_register_sweetspot_sim(void)
+{
+    CU_pSuite s = CU_add_suite("sweetspot_sim", NULL, NULL);
+    if (!s)
+        return (int)CU_get_error();
+    if (!CU_add_test(s, "vs_mva", test_sweetspot_sim_vs_mva) ||
+        !CU_add_test(s, "repairman_closed_form", test_sweetspot_sim_repairman) ||
+        !CU_add_test(s, "corners", test_sweetspot_sim_corners))
+        return (int)CU_get_error();
+    return 0;
+}
