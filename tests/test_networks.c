@@ -159,7 +159,8 @@ static void test_multiclass_exact(void)
 static void test_multiclass_lattice_boundary(void)
 {
     zvp_station q = zvp_test_station(0, 0, 1, 0.0);
-    double d[2] = {1.0, 1.0}, z[2] = {0.0, 0.0}, x[2], r[2], rk[2], ql[2], u[2];
+    /* per-station arrays sized for the two-station call at the end (classes x stations) */
+    double d[2] = {1.0, 1.0}, z[2] = {0.0, 0.0}, x[2], r[2], rk[4], ql[4], u[4];
     zvp_mva_multi_result res = {x, r, rk, ql, u};
     zvp_error e;
     unsigned long at[2] = {ZVP_MVA_MAX_LATTICE - 1, 0}; /* lattice = the limit */

@@ -1,0 +1,13 @@
+build-asan/models/dump.o: models/dump.c models/registry.h \
+ include/zvmperf/model.h include/zvmperf/sim.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ src/internal.h include/zvmperf/status.h
+models/registry.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+models/models.def:
+src/internal.h:
+include/zvmperf/status.h:

@@ -1,0 +1,14 @@
+build-asan/models/overcommit.o: models/overcommit.c models/registry.h \
+ include/zvmperf/model.h include/zvmperf/sim.h include/zvmperf/status.h \
+ include/zvmperf/modelfile.h include/zvmperf/model.h models/models.def \
+ include/zvmperf/queue.h src/internal.h include/zvmperf/status.h
+models/registry.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+models/models.def:
+include/zvmperf/queue.h:
+src/internal.h:
+include/zvmperf/status.h:

@@ -1,0 +1,16 @@
+build-asan/models/sweetspot.o: models/sweetspot.c models/paging.h \
+ models/registry.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h models/models.def include/zvmperf/queue.h \
+ src/internal.h include/zvmperf/status.h
+models/paging.h:
+models/registry.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+models/models.def:
+include/zvmperf/queue.h:
+src/internal.h:
+include/zvmperf/status.h:

@@ -1,0 +1,24 @@
+build-asan/src/cli/calibrate.o: src/cli/calibrate.c src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h \
+ include/zvmperf/interval.h src/util/atomic.h include/zvmperf/fit.h \
+ include/zvmperf/modelfile.h include/zvmperf/status.h src/util/ini.h
+src/cli/cli.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/sweep.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:
+include/zvmperf/interval.h:
+src/util/atomic.h:
+include/zvmperf/fit.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/status.h:
+src/util/ini.h:

@@ -1,0 +1,22 @@
+build-asan/src/cli/common.o: src/cli/common.c src/cli/cli.h \
+ include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h \
+ include/zvmperf/interval.h src/internal.h include/zvmperf/status.h \
+ include/zvmperf/model.h
+src/cli/cli.h:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/sweep.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:
+include/zvmperf/interval.h:
+src/internal.h:
+include/zvmperf/status.h:
+include/zvmperf/model.h:

@@ -1,0 +1,17 @@
+build-asan/src/modelfile.o: src/modelfile.c src/internal.h \
+ include/zvmperf/status.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/status.h include/zvmperf/modelfile.h \
+ include/zvmperf/model.h src/util/atomic.h include/zvmperf/fit.h \
+ include/zvmperf/modelfile.h src/util/ini.h src/modelfile_unc.h
+src/internal.h:
+include/zvmperf/status.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/status.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/model.h:
+src/util/atomic.h:
+include/zvmperf/fit.h:
+include/zvmperf/modelfile.h:
+src/util/ini.h:
+src/modelfile_unc.h:

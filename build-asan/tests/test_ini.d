@@ -1,0 +1,24 @@
+build-asan/tests/test_ini.o: tests/test_ini.c tests/tests.h \
+ tests/suites.def include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h \
+ include/zvmperf/interval.h src/internal.h include/zvmperf/status.h \
+ include/zvmperf/model.h src/util/ini.h
+tests/tests.h:
+tests/suites.def:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/sweep.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:
+include/zvmperf/interval.h:
+src/internal.h:
+include/zvmperf/status.h:
+include/zvmperf/model.h:
+src/util/ini.h:

@@ -1,0 +1,20 @@
+build-asan/tests/test_validate.o: tests/test_validate.c tests/tests.h \
+ tests/suites.def include/zvmperf/zvmperf.h include/zvmperf/status.h \
+ include/zvmperf/queue.h include/zvmperf/model.h include/zvmperf/sim.h \
+ include/zvmperf/modelfile.h include/zvmperf/sweep.h \
+ include/zvmperf/table.h include/zvmperf/fit.h include/zvmperf/fitfile.h \
+ include/zvmperf/interval.h tests/fit_fixtures.h
+tests/tests.h:
+tests/suites.def:
+include/zvmperf/zvmperf.h:
+include/zvmperf/status.h:
+include/zvmperf/queue.h:
+include/zvmperf/model.h:
+include/zvmperf/sim.h:
+include/zvmperf/modelfile.h:
+include/zvmperf/sweep.h:
+include/zvmperf/table.h:
+include/zvmperf/fit.h:
+include/zvmperf/fitfile.h:
+include/zvmperf/interval.h:
+tests/fit_fixtures.h:
