@@ -83,7 +83,8 @@ int zvp_parse_double(const char *s, double *out)
     double v = strtod(s, &stop);
     if (stop != end || !isfinite(v)) /* stop != end: a locale with another decimal point */
         return -1;
-    *out = v;
+    /* -0 reads as 0 (and 0 is what every writer prints), so values round-trip bit for bit */
+    *out = v == 0.0 ? 0.0 : v;
     return 0;
 }
 
