@@ -152,4 +152,10 @@ int cli_interval_options(const cli_ctx *c, const char *level, const char *method
                          const char *samples, const char *seed, int confidence,
                          zvp_interval_options *o, int *on);
 
+/* Print a finished sweep's summary (text or JSON) and warn about invalid points; returns the
+ * exit status (CLI_EXIT_BADINPUT when no point is valid). ranks > 0: the MPI sweep's rank
+ * count, printed and in the JSON (common.c). */
+int cli_sweep_summary(const cli_ctx *c, const zvp_model *m, const zvp_axis *axes, size_t n_axes,
+                      const char *out, const zvp_sweep_summary *s, int ranks);
+
 #endif /* ZVMPERF_CLI_H */

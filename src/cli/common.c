@@ -142,3 +142,55 @@ int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
     }
     return 0;
 }
+
+/* The summary of a finished sweep, shared by `zvmperf sweep` and `zvmperf-mpi sweep` (ranks
+ * > 0 adds "on N ranks" and a "ranks" key). Invalid points are bad input the model rejected
+ * at those points (for example a non-integer count): warn, and fail when no point is valid. */
+int cli_sweep_summary(const cli_ctx *c, const zvp_model *m, const zvp_axis *axes, size_t n_axes,
+                      const char *out, const zvp_sweep_summary *s, int ranks)
+{
+    int rc = CLI_EXIT_OK;
+    char on[32] = "";
+    if (s->invalid > 0)
+        cli_warn(c, "%llu of %llu points are invalid input (status 3 in /status); check the "
+                 "axis values against 'zvmperf models %s'", (unsigned long long)s->invalid,
+                 (unsigned long long)s->points, m->name);
+    if (s->invalid == s->points) {
+        fprintf(stderr, "zvmperf sweep: error: no point of the sweep is valid input; evaluate "
+                "one point with 'zvmperf eval' to see the model's message\n");
+        rc = CLI_EXIT_BADINPUT;
+    }
+    if (ranks > 0)
+        snprintf(on, sizeof on, " on %d ranks", ranks);
+    if (!c->json) {
+        printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s"
+               "%s -> %s\n", m->name, (unsigned long long)s->points, (unsigned long long)s->ok,
+               (unsigned long long)s->unstable, (unsigned long long)s->invalid, s->seconds, on,
+               out);
+        return rc;
+    }
+    json_t *d = cli_json_doc("sweep"), *ja = json_array();
+    cli_json_set(d, "status", json_string(rc ? "error" : "ok"));
+    if (rc)
+        cli_json_set(d, "message", json_string("no point of the sweep is valid input"));
+    cli_json_set(d, "model", json_string(m->name));
+    cli_json_set(d, "output", json_string(out));
+    cli_json_set(d, "points", json_integer((json_int_t)s->points));
+    cli_json_set(d, "ok", json_integer((json_int_t)s->ok));
+    cli_json_set(d, "unstable", json_integer((json_int_t)s->unstable));
+    cli_json_set(d, "invalid", json_integer((json_int_t)s->invalid));
+    cli_json_set(d, "seconds", cli_json_qty(s->seconds, "s", NULL));
+    if (ranks > 0)
+        cli_json_set(d, "ranks", json_integer(ranks));
+    for (size_t k = 0; ja && k < n_axes; k++) {
+        const char *unit = "";
+        for (size_t p = 0; p < m->n_params; p++)
+            if (strcmp(m->params[p].name, axes[k].name) == 0)
+                unit = m->params[p].unit;
+        json_array_append_new(ja, json_pack("{s:s, s:s, s:I}", "name", axes[k].name, "unit",
+                                            unit, "n_values", (json_int_t)axes[k].n_values));
+    }
+    cli_json_set(d, "axes", ja);
+    int prc = cli_json_print(d);
+    return rc ? rc : prc;
+}

@@ -154,51 +154,6 @@ static int parse_axes(const cli_ctx *c, const cli_args *a, sweep_job *j)
     return 0;
 }
 
-static int report(const cli_ctx *c, const zvp_model *m, const sweep_job *j, const char *out,
-                  const zvp_sweep_summary *s)
-{
-    int rc = CLI_EXIT_OK;
-    /* Invalid points are bad input the model rejected at those points (for example a
-     * non-integer count): warn, and fail when no point is valid. */
-    if (s->invalid > 0)
-        cli_warn(c, "%llu of %llu points are invalid input (status 3 in /status); check the "
-                 "axis values against 'zvmperf models %s'", (unsigned long long)s->invalid,
-                 (unsigned long long)s->points, m->name);
-    if (s->invalid == s->points) {
-        fprintf(stderr, "zvmperf sweep: error: no point of the sweep is valid input; evaluate "
-                "one point with 'zvmperf eval' to see the model's message\n");
-        rc = CLI_EXIT_BADINPUT;
-    }
-    if (!c->json) {
-        printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s "
-               "-> %s\n", m->name, (unsigned long long)s->points, (unsigned long long)s->ok,
-               (unsigned long long)s->unstable, (unsigned long long)s->invalid, s->seconds, out);
-        return rc;
-    }
-    json_t *d = cli_json_doc("sweep"), *axes = json_array();
-    cli_json_set(d, "status", json_string(rc ? "error" : "ok"));
-    if (rc)
-        cli_json_set(d, "message", json_string("no point of the sweep is valid input"));
-    cli_json_set(d, "model", json_string(m->name));
-    cli_json_set(d, "output", json_string(out));
-    cli_json_set(d, "points", json_integer((json_int_t)s->points));
-    cli_json_set(d, "ok", json_integer((json_int_t)s->ok));
-    cli_json_set(d, "unstable", json_integer((json_int_t)s->unstable));
-    cli_json_set(d, "invalid", json_integer((json_int_t)s->invalid));
-    cli_json_set(d, "seconds", cli_json_qty(s->seconds, "s", NULL));
-    for (size_t k = 0; axes && k < j->n_axes; k++) {
-        const char *unit = "";
-        for (size_t p = 0; p < m->n_params; p++)
-            if (strcmp(m->params[p].name, j->axes[k].name) == 0)
-                unit = m->params[p].unit;
-        json_array_append_new(axes, json_pack("{s:s, s:s, s:I}", "name", j->axes[k].name, "unit",
-                                              unit, "n_values", (json_int_t)j->axes[k].n_values));
-    }
-    cli_json_set(d, "axes", axes);
-    int prc = cli_json_print(d);
-    return rc ? rc : prc;
-}
-
 /* Run the sweep with the progress line and the signal handlers; the report. */
 static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
                      const zvp_model_file *mf, zvp_sweep_options *opt)
@@ -228,7 +183,8 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     if (prog.drawn)
         fputc('\n', stderr);
     if (st == ZVP_SUCCESS)
-        return report(c, zvp_model_file_model(mf), j, a->value[O_OUTPUT], &sum);
+        return cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
+                                 a->value[O_OUTPUT], &sum, 0);
     rc = cli_lib_error(c, &err);
     if (st == ZVP_ECANCELED) {
         fprintf(stderr, "zvmperf sweep: stopped by %s after %llu of %llu points; to continue, "

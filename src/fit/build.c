@@ -438,8 +438,7 @@ int zvp_fit_add_rows(zvp_fit *fit, size_t n, const char *const *labels, const do
 
 /* ---- subset ---- */
 
-/* Copy of a string that may be NULL; *ok becomes 0 when out of memory. */
-static char *dup_opt(const char *s, int *ok)
+char *zvp_fit_dup_opt(const char *s, int *ok)
 {
     char *d;
     if (!s)
@@ -459,13 +458,13 @@ static zvp_fit *copy_declarations(const zvp_fit *fit)
     if (!c)
         return NULL;
     c->params = fit->params;
-    c->path = dup_opt(fit->path, &ok);
-    c->data_path = dup_opt(fit->data_path, &ok);
-    c->join_path = dup_opt(fit->join_path, &ok);
-    c->join_key = dup_opt(fit->join_key, &ok);
-    c->base_path = dup_opt(fit->base_path, &ok);
-    c->output_path = dup_opt(fit->output_path, &ok);
-    c->where = dup_opt(fit->where, &ok);
+    c->path = zvp_fit_dup_opt(fit->path, &ok);
+    c->data_path = zvp_fit_dup_opt(fit->data_path, &ok);
+    c->join_path = zvp_fit_dup_opt(fit->join_path, &ok);
+    c->join_key = zvp_fit_dup_opt(fit->join_key, &ok);
+    c->base_path = zvp_fit_dup_opt(fit->base_path, &ok);
+    c->output_path = zvp_fit_dup_opt(fit->output_path, &ok);
+    c->where = zvp_fit_dup_opt(fit->where, &ok);
     memcpy(c->base_params, fit->base_params, m->n_params * sizeof *c->base_params);
     memcpy(c->roles, fit->roles, m->n_params * sizeof *c->roles);
     memcpy(c->fixed_index, fit->fixed_index, fit->n_fixed * sizeof *c->fixed_index);
@@ -475,12 +474,12 @@ static zvp_fit *copy_declarations(const zvp_fit *fit)
     c->n_free = fit->n_free;
     for (size_t k = 0; k < fit->n_inputs; k++, c->n_inputs++) {
         c->inputs[k].index = fit->inputs[k].index;
-        c->inputs[k].column = dup_opt(fit->inputs[k].column, &ok);
+        c->inputs[k].column = zvp_fit_dup_opt(fit->inputs[k].column, &ok);
     }
     for (size_t j = 0; j < fit->n_match; j++, c->n_match++) {
         c->match[j] = fit->match[j];
-        c->match[j].column = dup_opt(fit->match[j].column, &ok);
-        c->match[j].unit = dup_opt(fit->match[j].unit, &ok);
+        c->match[j].column = zvp_fit_dup_opt(fit->match[j].column, &ok);
+        c->match[j].unit = zvp_fit_dup_opt(fit->match[j].unit, &ok);
     }
     if (!ok) {
         zvp_fit_free(c);

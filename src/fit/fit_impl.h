@@ -226,6 +226,9 @@ int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_f
 /* Residual variance s2[n_match] of each matched output of a result: the mean squared
  * residual (relative or absolute, as fitted, unweighted) scaled by N / dof (N independent
  * cells, dof effective); NaN when dof = 0 (result.c; validate.c and the model file use it). */
+/* Copy of a string that may be NULL; *ok becomes 0 when out of memory (build.c). */
+char *zvp_fit_dup_opt(const char *s, int *ok);
+
 void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2);
 
 /* Set the data column of matched output j / input k and the column's unit (fit file); copies.

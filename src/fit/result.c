@@ -272,18 +272,6 @@ static int result_model_file(const zvp_fit *fit, zvp_fit_result *r, zvp_error *e
     return result_provenance(fit, r, err);
 }
 
-/* Copy of a string that may be NULL; *ok becomes 0 when out of memory. */
-static char *dup_opt(const char *s, int *ok)
-{
-    char *d;
-    if (!s)
-        return NULL;
-    d = zvp_strdup(s);
-    if (!d)
-        *ok = 0;
-    return d;
-}
-
 /* Copy the fit's per-row inputs (index, column, each row's value); 0 when out of memory. */
 static int result_alloc_inputs(const zvp_fit *fit, zvp_fit_result *r)
 {
@@ -309,12 +297,12 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
 {
     size_t p = r->p, nm = r->n_match, n = r->n_rows * nm;
     int ok = 1;
-    r->fit_path = dup_opt(fit->path, &ok);
-    r->data_path = dup_opt(fit->data_path, &ok);
-    r->join_path = dup_opt(fit->join_path, &ok);
-    r->join_key = dup_opt(fit->join_key, &ok);
-    r->base_path = dup_opt(fit->base_path, &ok);
-    r->where = dup_opt(fit->where, &ok);
+    r->fit_path = zvp_fit_dup_opt(fit->path, &ok);
+    r->data_path = zvp_fit_dup_opt(fit->data_path, &ok);
+    r->join_path = zvp_fit_dup_opt(fit->join_path, &ok);
+    r->join_key = zvp_fit_dup_opt(fit->join_key, &ok);
+    r->base_path = zvp_fit_dup_opt(fit->base_path, &ok);
+    r->where = zvp_fit_dup_opt(fit->where, &ok);
     r->param_index = malloc(p * sizeof *r->param_index);
     r->output_index = malloc(nm * sizeof *r->output_index);
     r->lo = malloc(p * sizeof(double));

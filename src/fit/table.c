@@ -42,26 +42,6 @@ static void strvec_free(strvec *s)
     s->n = s->cap = 0;
 }
 
-/* Append a copy of the len bytes at p (NUL added). 0 on success, -1 on ENOMEM. */
-static int strvec_push(strvec *s, const char *p, size_t len)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        char **v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
-    char *c = malloc(len + 1);
-    if (!c)
-        return -1;
-    memcpy(c, p, len);
-    c[len] = '\0';
-    s->v[s->n++] = c;
-    return 0;
-}
-
 /* Append an owned string. 0 on success, -1 on ENOMEM (s keeps nothing). */
 static int strvec_take(strvec *s, char *c)
 {
@@ -75,6 +55,20 @@ static int strvec_take(strvec *s, char *c)
     }
     s->v[s->n++] = c;
     return 0;
+}
+
+/* Append a copy of the len bytes at p (NUL added). 0 on success, -1 on ENOMEM. */
+static int strvec_push(strvec *s, const char *p, size_t len)
+{
+    char *c = malloc(len + 1);
+    if (!c)
+        return -1;
+    memcpy(c, p, len);
+    c[len] = '\0';
+    if (strvec_take(s, c) == 0)
+        return 0;
+    free(c);
+    return -1;
 }
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }

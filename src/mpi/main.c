@@ -155,52 +155,6 @@ static int setup(const cli_ctx *c, const cli_args *a, mpi_job *j)
     return rc;
 }
 
-/* The summary on rank 0, as `zvmperf sweep` prints it. */
-static int report(const cli_ctx *c, const mpi_job *j, const zvp_sweep_summary *s, int ranks)
-{
-    const zvp_model *m = zvp_model_file_model(j->mf);
-    int rc = CLI_EXIT_OK;
-    if (s->invalid > 0)
-        cli_warn(c, "%llu of %llu points are invalid input (status 3 in /status); check the "
-                 "axis values against 'zvmperf models %s'", (unsigned long long)s->invalid,
-                 (unsigned long long)s->points, m->name);
-    if (s->invalid == s->points) {
-        fprintf(stderr, "zvmperf sweep: error: no point of the sweep is valid input; evaluate "
-                "one point with 'zvmperf eval' to see the model's message\n");
-        rc = CLI_EXIT_BADINPUT;
-    }
-    if (!c->json) {
-        printf("sweep %s: %llu points (%llu ok, %llu no steady state, %llu invalid) in %.3f s "
-               "on %d ranks -> %s\n", m->name, (unsigned long long)s->points,
-               (unsigned long long)s->ok, (unsigned long long)s->unstable,
-               (unsigned long long)s->invalid, s->seconds, ranks, j->out);
-        return rc;
-    }
-    json_t *d = cli_json_doc("sweep"), *axes = json_array();
-    cli_json_set(d, "status", json_string(rc ? "error" : "ok"));
-    if (rc)
-        cli_json_set(d, "message", json_string("no point of the sweep is valid input"));
-    cli_json_set(d, "model", json_string(m->name));
-    cli_json_set(d, "output", json_string(j->out));
-    cli_json_set(d, "points", json_integer((json_int_t)s->points));
-    cli_json_set(d, "ok", json_integer((json_int_t)s->ok));
-    cli_json_set(d, "unstable", json_integer((json_int_t)s->unstable));
-    cli_json_set(d, "invalid", json_integer((json_int_t)s->invalid));
-    cli_json_set(d, "seconds", cli_json_qty(s->seconds, "s", NULL));
-    cli_json_set(d, "ranks", json_integer(ranks));
-    for (size_t k = 0; axes && k < j->n_axes; k++) {
-        const char *unit = "";
-        for (size_t p = 0; p < m->n_params; p++)
-            if (strcmp(m->params[p].name, j->axes[k].name) == 0)
-                unit = m->params[p].unit;
-        json_array_append_new(axes, json_pack("{s:s, s:s, s:I}", "name", j->axes[k].name, "unit",
-                                              unit, "n_values", (json_int_t)j->axes[k].n_values));
-    }
-    cli_json_set(d, "axes", axes);
-    int prc = cli_json_print(d);
-    return rc ? rc : prc;
-}
-
 /* The command line, space-separated (recorded as the file's `command` attribute). */
 static char *join_args(int argc, char **argv)
 {
@@ -288,7 +242,8 @@ static int sweep(const cli_ctx *c, const cli_args *a, int rank, int ranks, int q
             else
                 rc = cli_exit_code(rc);
         } else if (rank == 0) {
-            rc = report(c, &j, &sum, ranks);
+            rc = cli_sweep_summary(c, zvp_model_file_model(j.mf), j.axes, j.n_axes, j.out, &sum,
+                                   ranks);
         } else {
             rc = CLI_EXIT_OK;
         }

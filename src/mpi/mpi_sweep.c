@@ -136,41 +136,6 @@ static int eval_block(mpi_run *r, uint64_t b, int s, uint64_t *failed, zvp_error
     return ZVP_SUCCESS;
 }
 
-/* Message for the first failed point (evaluated again, alone, on the rank that met it). */
-static int point_error(const mpi_run *r, uint64_t flat, zvp_error *err)
-{
-    const zvp_sweep_plan *pl = &r->pl;
-    const zvp_model *m = pl->m;
-    char where[256] = "";
-    size_t k, used = 0;
-    uint64_t rest = flat;
-    zvp_error e;
-    int rc;
-    double *v = malloc((m->n_params + m->n_outputs + 1) * sizeof *v);
-    if (!v)
-        return zvp_fail(err, ZVP_ENOMEM, "sweep of model '%s' stopped at point %llu: out of "
-                        "memory", m->name, (unsigned long long)flat);
-    memcpy(v, r->fixed, m->n_params * sizeof *v);
-    for (k = pl->n_axes; k-- > 0;) {
-        v[pl->param[k]] = pl->values[k][rest % pl->dims[k]];
-        rest /= pl->dims[k];
-    }
-    zvp_error_clear(&e);
-    rc = zvp_model_eval(m, v, v + m->n_params, &e);
-    for (k = 0; k < pl->n_axes && used + 1 < sizeof where; k++) {
-        int w = snprintf(where + used, sizeof where - used, "%s%s = %.17g", k ? ", " : "",
-                         m->params[pl->param[k]].name, v[pl->param[k]]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    free(v);
-    if (rc == ZVP_SUCCESS || rc == ZVP_EUNSTABLE || rc == ZVP_EINVAL)
-        rc = ZVP_EINVAL;
-    return zvp_fail(err, rc, "sweep of model '%s' stopped at point %llu (%s): %s", m->name,
-                    (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
-}
-
 /* One round: blocks [lo, hi) handed out; *pending is an index this rank took beyond the
  * round (kept for the next one), UINT64_MAX when none. Sets *held. */
 static int take_blocks(mpi_run *r, uint64_t hi, uint64_t *pending, int *held, uint64_t *failed,
@@ -296,7 +261,7 @@ static int rounds(mpi_run *r, uint64_t at_start, zvp_error *err)
         uint64_t first;
         MPI_Allreduce(&failed, &first, 1, MPI_UINT64_T, MPI_MIN, r->comm);
         if (first != UINT64_MAX) {
-            rc = first == failed ? point_error(r, first, err) : ZVP_SUCCESS;
+            rc = first == failed ? zvp_sweep_point_error(&r->pl, r->fixed, first, err) : ZVP_SUCCESS;
             return agree(r, rc, err);
         }
         if (any)

@@ -41,8 +41,8 @@ static double zvp_sweep_now_s(void)
 
 /* The first failed point of a block (flat index `flat`): evaluate it again, serially, for
  * the message that names it (flat index and axis values). */
-static int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
-                                 zvp_error *err)
+int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
+                          zvp_error *err)
 {
     const zvp_model *m = pl->m;
     char where[256];

@@ -148,4 +148,10 @@ int zvp_sweep_lock(const char *lockpath, const char *partial, int *fd, zvp_error
 /* zvp_sweep_unlock - remove lockpath and release the lock (fd < 0: no-op). */
 void zvp_sweep_unlock(const char *lockpath, int fd);
 
+/* The first failed point of a sweep (flat index `flat`, the other parameters at `fixed`):
+ * evaluated again, serially, for a message naming its flat index and axis values; returns
+ * the model's status (run.c; the MPI sweep uses it too). */
+int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
+                          zvp_error *err);
+
 #endif
