@@ -268,7 +268,7 @@ static void test_fit_input_files(void)
     CU_ASSERT_STRING_EQUAL(zvp_fit_output_path(fit),
                            "../calibration/fits/../params/sweetspot-zvm63.ini");
     zvp_fit_free(fit);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/dump-edev-zvm62.ini", &fit, &e),
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/dump-eckd-zvm62.ini", &fit, &e),
                           ZVP_SUCCESS);
     size_t n = zvp_fit_n_input_files(fit);
     CU_ASSERT_FATAL(n >= 3);
