@@ -1,7 +1,8 @@
 #!/bin/sh
 # Refit every fit file in calibration/fits/ in dependency order and print one summary table.
 # A fit whose [fit] `base =` names the model file another fit writes (its `output =`) runs
-# after that fit (e.g. sweetspot-zvm64 after sweetspot-zvm63, dump-*-zvm62 after dump-*-zvm63);
+# after that fit (e.g. sweetspot-zvm64 after sweetspot-zvm63; dump-eckd-zvm62 after dump-eckd-zvm63
+# and dump-edev-zvm63 after dump-edev-zvm62: each dump device has one root fit, no cycle);
 # fits that do not depend on each other run in name order. A cycle of bases is refused, naming
 # the fits on it. `zvmperf calibrate` leaves a model file alone when only `fitted_at` would
 # change, so a rerun on unchanged inputs leaves the tree as it was.
