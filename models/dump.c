@@ -48,8 +48,9 @@ static const zvp_param_desc dump_params[N_PARAMS] = {
     {"ft_single_writes", "1", "further single-frame writes of each frame-table frame besides "
      "its contiguous one (integer; 1 on z/VM 6.2, 0 on 6.3: inferred, see models/README.md)",
      0, 4, 0, 1, 0},
-    {"channels", "1", "channels (links) shared by the dump I/Os (integer; four FICON "
-     "(ECKD) or one FCP (EDEV) in report 003)", 1, 1024, 4, 1, 0},
+    {"channels", "1", "channels (links) shared by the dump I/Os (integer; four Fibre-channel "
+     "switched channels (ECKD) or one Fibre-channel-protocol channel (EDEV) in report 003)",
+     1, 1024, 4, 1, 0},
     {"channel_gbps", "Gbit/s", "link rate of one channel as the report states it (8.0 ECKD, "
      "16.8 EDEV in report 003)", 0.01, 1e4, 8, 0, 0},
     {"line_bits_per_byte", "1", "link bits per data byte (10 = 8b/10b coding of Fibre "
