@@ -32,7 +32,7 @@ static int eval_term(const zvp_claims *set, const cl_term *t, double *v, char *w
     if (st == ZVP_SUCCESS)
         *v = out[t->output];
     else
-        snprintf(why, why_len, "%s: %s (%s)", t->text, e.message, zvp_strerror(st));
+        snprintf(why, why_len, "%s: %s", t->text, e.message[0] ? e.message : zvp_strerror(st));
     free(p);
     return st;
 }
