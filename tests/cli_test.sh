@@ -779,6 +779,12 @@ assert c["900-ratio"]["lhs"]["expr"].startswith("mmc:response_s[") and c["900-ra
 '; then ok; else bad "claims --json: exit $rc: $out"; fi
 out=$("$ZVP" claims $CD/pass.csv $CD/dup.csv --json 2>/dev/null); rc=$?
 if [ "$rc" -eq 2 ] && printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="error" and "duplicate id" in d["message"]'; then ok; else bad "claims --json on bad input: $out"; fi
+# the gate of make test-claims (tests/check_claims.py): failing claims and too few predictions fail
+"$ZVP" claims $CD/fail.csv --json > "$T/claims_fail.json" 2>/dev/null
+"$ZVP" claims $CD/pass.csv --json > "$T/claims_pass.json" 2>/dev/null
+expect 1 "FAIL 901-wrong (tests/data/claims/fail.csv:4)" -- "$PY" tests/check_claims.py "$T/claims_fail.json" 0
+expect 1 "3 predicted claims, at least 4 required" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 4
+expect 0 "4 claims, 4 passed, 0 failed; 1 fitted, 3 predicted (at least 3 required)" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 3
 if command -v bash >/dev/null 2>&1; then
   comp() { bash -c '. src/cli/zvmperf.bash-completion; COMP_CWORD=$1; shift; COMP_WORDS=("$@"); _zvmperf; echo "${COMPREPLY[*]}"' _ "$@"; }
   case " $(comp 1 zvmperf cl) " in *" claims "*) ok ;; *) bad "completion of the claims command" ;; esac
