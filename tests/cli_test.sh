@@ -744,6 +744,7 @@ fi
 CD=tests/data/claims
 expect 0 "claims: 4 evaluated, 4 passed, 0 failed (1 fitted, 3 predicted; 3 model files)" -- "$ZVP" claims $CD/pass.csv
 expect 0 "PASS  900-mm2-response" -- "$ZVP" claims $CD/pass.csv
+expect 0 "warning: 'repairman' is the registered model with its uncalibrated default" -- "$ZVP" claims $CD/pass.csv
 expect 4 "FAIL  901-wrong" -- "$ZVP" claims $CD/fail.csv
 expect 4 "fail.csv:4: |lhs - rhs| = |1.33333 - 1.5| = 0.166667 > tolerance 0.075" -- "$ZVP" claims $CD/fail.csv
 expect 4 "fail.csv:5: lhs: .*no steady state" -- "$ZVP" claims $CD/fail.csv

@@ -107,6 +107,11 @@ static void test_closed_forms(void)
         &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(zvp_claims_models(c), 2); /* mmc and repairman, each loaded once */
+    {
+        const char *file = NULL;
+        CU_ASSERT_EQUAL(zvp_claims_model(c, 1, NULL, &file, &err), ZVP_SUCCESS);
+        CU_ASSERT_STRING_EQUAL(file, ""); /* a registered model's defaults */
+    }
     /* M/M/2, lambda = mu = 1: C = 1/3 (by hand), W = C / (2 - 1) + 1 = 4/3 */
     ZVP_ASSERT_REL(lhs_of(c, 0), 4.0 / 3.0, 1e-12);
     ZVP_ASSERT_REL(lhs_of(c, 0), erlang_c(2, 1.0) / (2 - 1.0) + 1, 1e-12);
@@ -354,6 +359,15 @@ static void test_model_lookup(void)
                         "006-c,fitted,x,y,claims_mm:response_s[servers=1;arrival_rate_per_s=0.5],~,2,1e-12\n");
     CU_ASSERT_EQUAL_FATAL(zvp_claims_read(paths, 1, &o, &c, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL(zvp_claims_models(c), 2);
+    {
+        const char *name = NULL, *file = NULL;
+        CU_ASSERT_EQUAL(zvp_claims_model(c, 0, &name, &file, &err), ZVP_SUCCESS);
+        CU_ASSERT_STRING_EQUAL(name, "claims_mm");
+        CU_ASSERT_STRING_EQUAL(file, ZVP_TEST_TMPDIR "/claims_mm.ini");
+        CU_ASSERT_EQUAL(zvp_claims_model(c, 1, &name, &file, &err), ZVP_SUCCESS);
+        CU_ASSERT_STRING_EQUAL(name, ZVP_TEST_TMPDIR "/claims_mm.ini");
+        CU_ASSERT_EQUAL(zvp_claims_model(c, 2, &name, &file, &err), ZVP_EINVAL);
+    }
     for (size_t i = 0; i < 3; i++) {
         zvp_claim_result r;
         CU_ASSERT_EQUAL(zvp_claim_eval(c, i, &r, &err), ZVP_SUCCESS);

@@ -24,8 +24,8 @@
  * names, override values against the parameter ranges, duplicate ids): those are errors.
  * What happens at evaluation (a point with no steady state, a model refusing its inputs,
  * a division by zero, a relation that does not hold) makes the claim fail, with the reason;
- * it is not an error. Source: issue 14 of this project (claims as tests); the statements
- * themselves cite their reports.
+ * it is not an error. Source: the statements of the reports, each cited in its claim's
+ * `source` cell (report number, table or text) and quoted in its `statement` cell.
  *
  * There is no global state: a zvp_claims set is read-only after zvp_claims_read, and
  * zvp_claim_eval may be called on one set from several threads at once.
@@ -113,6 +113,17 @@ size_t zvp_claims_count(const zvp_claims *c);
 
 /** zvp_claims_models - number of distinct model files the set loaded (0 for NULL). */
 size_t zvp_claims_models(const zvp_claims *c);
+
+/**
+ * zvp_claims_model - model k of the set (0 <= k < zvp_claims_models), in the order first
+ * used: *name receives MODEL as written in the terms, *file the model file read, or "" when
+ * MODEL is a registered model with its uncalibrated defaults (a caller may want to say so:
+ * a misspelt calibrated name that is also a model name falls back to the defaults). Strings
+ * owned by the set; name or file may be NULL.
+ * @return ZVP_SUCCESS; ZVP_EINVAL (NULL c, k out of range: the message gives the count).
+ */
+int zvp_claims_model(const zvp_claims *c, size_t k, const char **name, const char **file,
+                     zvp_error *err);
 
 /**
  * zvp_claims_info - claim i as written (0 <= i < zvp_claims_count).

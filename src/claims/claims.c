@@ -254,6 +254,21 @@ int zvp_claims_read(const char *const *paths, size_t n_paths, const zvp_claims_o
 size_t zvp_claims_count(const zvp_claims *c) { return c ? c->n : 0; }
 size_t zvp_claims_models(const zvp_claims *c) { return c ? c->n_models : 0; }
 
+int zvp_claims_model(const zvp_claims *c, size_t k, const char **name, const char **file,
+                     zvp_error *err)
+{
+    if (!c)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_claims_model: claims is NULL");
+    if (k >= c->n_models)
+        return zvp_fail(err, ZVP_EINVAL, "zvp_claims_model: model index %zu is out of range "
+                        "[0, %zu)", k, c->n_models);
+    if (name)
+        *name = c->models[k].name;
+    if (file)
+        *file = c->models[k].file;
+    return ZVP_SUCCESS;
+}
+
 int zvp_claims_info(const zvp_claims *c, size_t i, zvp_claim_info *out, zvp_error *err)
 {
     const cl_claim *k;

@@ -193,6 +193,12 @@ int cli_claims(const cli_ctx *c0, int argc, char **argv)
         rc = cli_lib_error(&c, &err);
     if (!rc)
         rc = check_selection(&c, &a, set);
+    for (size_t k = 0; !rc && k < zvp_claims_models(set); k++) {
+        const char *name, *file;
+        if (zvp_claims_model(set, k, &name, &file, &err) == ZVP_SUCCESS && !file[0])
+            cli_warn(&c, "'%s' is the registered model with its uncalibrated default "
+                     "parameters (no calibrated file %s.ini in the search path)", name, name);
+    }
     if (!rc && c.json && (!(doc = cli_json_doc("claims")) || !(list = json_array())))
         rc = cli_error(&c, ZVP_ENOMEM, "out of memory");
     if (!rc)
