@@ -133,7 +133,7 @@ $(CLI): $(CLI_OBJ) $(STLIB)
 
 # man page from --help (help2man) and the bash completion script
 $(B)/zvmperf.1: $(CLI)
-	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity simulate solve version; do \
+	{ echo '[COMMANDS]'; for c in models eval sweep calibrate validate sensitivity claims simulate solve version; do \
 	  echo ".SS $$c"; echo '.nf'; $(CLI) help $$c | sed -n '/^Exit status:/q;s/\\/\\e/g;p'; echo '.fi'; \
 	  done; } > $(B)/zvmperf.h2m
 	help2man --no-info --no-discard-stderr --name='z/VM memory management performance models' \
@@ -163,7 +163,7 @@ deps:
 
 # ---- tests ------------------------------------------------------------------------------
 check: test notebooks
-test: test-c test-exports test-csv test-cli test-python
+test: test-c test-exports test-csv test-cli test-python test-claims
 
 # the shared library exports exactly the functions the public headers declare
 test-exports: $(SHLIB) $(EXPORTS_MAP)
@@ -186,6 +186,16 @@ test-cli: $(CLI) test-bad-input
 # and says which pass now). It needs the shared library for its Python rows.
 test-bad-input: $(CLI) lib
 	sh tests/bad_input.sh $(CLI)
+
+# test-claims: the claims files calibration/claims/*.csv (zvmperf claims) must all hold, and at
+# least CLAIMS_MIN_PREDICTED of them must be predictions (issue 14; calibration/claims/README.md)
+.PHONY: test-claims
+CLAIMS_MIN_PREDICTED ?= 12
+test-claims: $(CLI)
+	@set -- calibration/claims/*.csv; if [ ! -f "$$1" ]; then \
+	  echo "test-claims: no claims file calibration/claims/*.csv (calibration/claims/README.md: each report's claims file)"; exit 1; fi; \
+	$(CLI) claims "$$@" --json > $(B)/claims.json; rc=$$?; \
+	$(PYTHON) tests/check_claims.py $(B)/claims.json $(CLAIMS_MIN_PREDICTED) && [ $$rc -eq 0 ]
 
 test-python: lib
 	@if [ -d python-bindings/tests ]; then \

@@ -740,5 +740,58 @@ if command -v bash >/dev/null 2>&1; then
   [ "$(comp 4 zvmperf solve mva --method '')" = "exact schweitzer bard" ] && ok || bad "completion of solve --method: $(comp 4 zvmperf solve mva --method '')"
 fi
 
+# ---- claims (src/cli/claims.c; fixtures tests/data/claims/: values by hand in their comments)
+CD=tests/data/claims
+expect 0 "claims: 4 evaluated, 4 passed, 0 failed (1 fitted, 3 predicted; 3 model files)" -- "$ZVP" claims $CD/pass.csv
+expect 0 "PASS  900-mm2-response" -- "$ZVP" claims $CD/pass.csv
+expect 0 "warning: 'repairman' is the registered model with its uncalibrated default" -- "$ZVP" claims $CD/pass.csv
+expect 4 "FAIL  901-wrong" -- "$ZVP" claims $CD/fail.csv
+expect 4 "fail.csv:4: |lhs - rhs| = |1.33333 - 1.5| = 0.166667 > tolerance 0.075" -- "$ZVP" claims $CD/fail.csv
+expect 4 "fail.csv:5: lhs: .*no steady state" -- "$ZVP" claims $CD/fail.csv
+expect 4 "2 of 3 claims fail" -- "$ZVP" claims $CD/fail.csv
+expect 0 "1 evaluated, 1 passed" -- "$ZVP" claims $CD/fail.csv --id 901-holds
+expect 0 "2 evaluated, 2 passed, 0 failed (1 fitted, 1 predicted" -- "$ZVP" claims $CD/fail.csv $CD/pass.csv --id 901-holds --id=900-ratio
+expect 0 "1 fitted, 0 predicted" -- "$ZVP" claims $CD/fail.csv --kind fitted
+expect 4 "0 fitted, 2 predicted" -- "$ZVP" claims $CD/fail.csv --kind predicted
+expect 2 "kind 'measured' is not allowed (fitted or predicted)" -- "$ZVP" claims $CD/pass.csv --kind measured
+expect 2 "no claim with id '999-x'" -- "$ZVP" claims $CD/pass.csv --id 999-x
+expect 2 "dup.csv:3: claim 900-mm2-response: duplicate id (also $CD/pass.csv:5" -- "$ZVP" claims $CD/pass.csv $CD/dup.csv
+expect 2 "at least one FILE" -- "$ZVP" claims
+expect 1 "missing.csv" -- "$ZVP" claims $T/missing.csv
+expect 0 "Usage: zvmperf claims FILE" -- "$ZVP" claims --help
+expect 0 "a check failed: a claim does not hold" -- "$ZVP" help claims
+printf '%s\n' "$(sed -n 's/^\(id,.*\)/\1/p' $CD/pass.csv)" '902-a,fitted,t,s,mmc:response_s[servers=0],<,1,' > "$T/range.csv"
+expect 2 "range.csv:2: claim 902-a: lhs: .*servers = 0 is out of range" -- "$ZVP" claims "$T/range.csv"
+printf 'id,kind,source,statement,lhs,relation,rhs,tolerance\n902-b,fitted,t,s,1,~,2,\n' | \
+  expect 2 "<stdin>:2: claim 902-b: relation '~' needs a tolerance" -- "$ZVP" claims -
+# --json: one object; claims with id, kind, pass, values; the summary; exit 4 when one fails
+out=$("$ZVP" claims $CD/fail.csv $CD/pass.csv --json 2>/dev/null); rc=$?
+if [ "$rc" -eq 4 ] && printf '%s' "$out" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["command"] == "claims" and d["status"] == "failed", d
+c = {x["id"]: x for x in d["claims"]}
+assert len(c) == 7 and d["summary"] == {"claims": 7, "passed": 5, "failed": 2, "fitted": 2, "predicted": 5, "models": 3}, d["summary"]
+assert c["900-mm2-response"]["pass"] is True and abs(c["900-mm2-response"]["lhs"]["value"] - 4 / 3) < 1e-12
+assert c["901-wrong"]["pass"] is False and c["901-wrong"]["tolerance"] == "5%" and abs(c["901-wrong"]["tolerance_value"] - 0.075) < 1e-15
+assert c["901-unstable"]["lhs"]["value"] is None and "no steady state" in c["901-unstable"]["reason"]
+assert "/claims/2/lhs/value" in d["nulls"]
+assert c["900-ratio"]["lhs"]["expr"].startswith("mmc:response_s[") and c["900-ratio"]["relation"] == "<" and c["900-ratio"]["tolerance"] is None
+'; then ok; else bad "claims --json: exit $rc: $out"; fi
+out=$("$ZVP" claims $CD/pass.csv $CD/dup.csv --json 2>/dev/null); rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="error" and "duplicate id" in d["message"]'; then ok; else bad "claims --json on bad input: $out"; fi
+# the gate of make test-claims (tests/check_claims.py): failing claims and too few predictions fail
+"$ZVP" claims $CD/fail.csv --json > "$T/claims_fail.json" 2>/dev/null
+"$ZVP" claims $CD/pass.csv --json > "$T/claims_pass.json" 2>/dev/null
+expect 1 "FAIL 901-wrong (tests/data/claims/fail.csv:4)" -- "$PY" tests/check_claims.py "$T/claims_fail.json" 0
+expect 1 "3 predicted claims, at least 4 required" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 4
+expect 0 "4 claims, 4 passed, 0 failed; 1 fitted, 3 predicted (at least 3 required)" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 3
+if command -v bash >/dev/null 2>&1; then
+  comp() { bash -c '. src/cli/zvmperf.bash-completion; COMP_CWORD=$1; shift; COMP_WORDS=("$@"); _zvmperf; echo "${COMPREPLY[*]}"' _ "$@"; }
+  case " $(comp 1 zvmperf cl) " in *" claims "*) ok ;; *) bad "completion of the claims command" ;; esac
+  [ "$(comp 4 zvmperf claims x --kind '')" = "fitted predicted" ] && ok || bad "completion of claims --kind: $(comp 4 zvmperf claims x --kind '')"
+  [ "$(comp 2 zvmperf claims --)" = "--kind --id --json --help" ] && ok || bad "completion of claims options: $(comp 2 zvmperf claims --)"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

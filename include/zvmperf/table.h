@@ -57,6 +57,10 @@ double zvp_table_value(const zvp_table *t, size_t i, size_t j);
  *  the table. NULL when t is NULL or i or j is out of range. */
 const char *zvp_table_text(const zvp_table *t, size_t i, size_t j);
 
+/** zvp_table_row_line - the line (1-based, in the input as read) of data row i, for messages
+ *  that name file:line; 0 when t is NULL or i >= rows. */
+size_t zvp_table_row_line(const zvp_table *t, size_t i);
+
 /**
  * zvp_unit_ratio - how a value in unit `from` (a CSV header unit) converts to unit `to` (a
  * model descriptor's unit): value_to = value_from * mul / div, where mul and div are whole

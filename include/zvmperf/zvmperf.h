@@ -15,4 +15,5 @@
 #include "fitfile.h"
 #include "sim.h"
 #include "interval.h"
+#include "claims.h"
 #endif /* ZVMPERF_ZVMPERF_H */

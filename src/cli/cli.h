@@ -17,7 +17,8 @@ enum {
     CLI_EXIT_OK = 0,       /* success; --help, --version */
     CLI_EXIT_FAILURE = 1,  /* I/O or internal failure; an approximate solver that did not converge */
     CLI_EXIT_BADINPUT = 2, /* usage, unknown name or option, out-of-range value, malformed file */
-    CLI_EXIT_UNSTABLE = 3  /* no steady state */
+    CLI_EXIT_UNSTABLE = 3, /* no steady state */
+    CLI_EXIT_CHECK = 4     /* a check failed: a claim does not hold (zvmperf claims) */
 };
 
 /* Exit status for a library status code (ZVP_SUCCESS -> 0, ZVP_EUNSTABLE -> 3, ZVP_EINVAL,
@@ -131,6 +132,7 @@ int cli_version(const cli_ctx *c, int argc, char **argv);
 int cli_validate(const cli_ctx *c, int argc, char **argv);
 int cli_sensitivity(const cli_ctx *c, int argc, char **argv);
 extern const char cli_help_validate[], cli_help_sensitivity[];
+int cli_claims(const cli_ctx *c, int argc, char **argv); extern const char cli_help_claims[];
 
 extern const char cli_help_models[], cli_help_eval[], cli_help_sweep[], cli_help_calibrate[],
     cli_help_version[];

@@ -24,6 +24,8 @@ static const cli_command commands[] = {
      cli_help_validate},
     {"sensitivity", "elasticities of a model's outputs to its parameters", cli_sensitivity,
      cli_help_sensitivity},
+    {"claims", "evaluate claims files: report statements as tests of the models", cli_claims,
+     cli_help_claims},
     {"solve", "analytical queueing solvers (M/M/c, MVA, bounds, USL, ...)", cli_solve, NULL},
     {"simulate", "simulate a queueing network, with confidence intervals", cli_simulate, cli_help_simulate},
     {"version", "print the version and the data search path", cli_version, cli_help_version},
@@ -38,7 +40,8 @@ static const char exit_text[] =
     "     an approximate solver that did not converge (its figures are still printed)\n"
     "  2  bad input: usage, an unknown command, option, model, parameter or output name, a\n"
     "     value out of range or not a number, a malformed model or fit file\n"
-    "  3  no steady state (e.g. a station at utilization >= 1; the station is named)\n";
+    "  3  no steady state (e.g. a station at utilization >= 1; the station is named)\n"
+    "  4  a check failed: a claim does not hold (claims)\n";
 
 static void overview(FILE *fp)
 {

@@ -24,6 +24,7 @@ struct zvp_table {
     char **units;  /* [cols], "" when none */
     char **text;   /* [rows*cols] row-major, as written (trimmed) */
     double *value; /* [rows*cols] NaN for text or empty cells */
+    size_t *line;  /* [rows] the line of each data row in the input (1-based) */
     struct named_col *sorted; /* [cols] names sorted (lookup by bsearch) */
 };
 
@@ -191,6 +192,7 @@ void zvp_table_free(zvp_table *t)
     free(t->units);
     free(t->text);
     free(t->value);
+    free(t->line);
     free(t->sorted);
     free(t);
 }
@@ -295,8 +297,9 @@ static char *next_line(char *text, size_t n, size_t *pos, size_t *len)
 
 /* The header and the body cells of the text (modified in place). */
 static int parse_text(const char *path, char *text, size_t n, strvec *head, strvec *body,
-                      size_t *header_line, zvp_error *err)
+                      size_t *header_line, size_t **lines, size_t *cap_lines, zvp_error *err)
 {
+    size_t n_rows = 0;
     strvec cells = {0};
     size_t pos = 0, lineno = 0, len;
     char *line;
@@ -321,6 +324,11 @@ static int parse_text(const char *path, char *text, size_t n, strvec *head, strv
         }
         if ((st = split_line(s, &cells, path, lineno, err)))
             break;
+        if (ZVP_GROW(*lines, *cap_lines, n_rows + 1)) {
+            st = zvp_fail(err, ZVP_ENOMEM, "%s:%zu: out of memory", path, lineno);
+            break;
+        }
+        (*lines)[n_rows++] = lineno;
         if (cells.n != head->n)
             st = zvp_fail(err, ZVP_EPARSE, "%s:%zu: ragged row: %zu cells, header (line %zu) has %zu",
                           path, lineno, cells.n, *header_line, head->n);
@@ -343,7 +351,7 @@ static int parse_text(const char *path, char *text, size_t n, strvec *head, strv
 int zvp_table_read(const char *path, zvp_table **out, zvp_error *err)
 {
     char *text = NULL;
-    size_t n = 0, header_line = 0;
+    size_t n = 0, header_line = 0, *lines = NULL, cap_lines = 0;
     strvec head = {0}, body = {0};
     const char *name;
     int st;
@@ -356,10 +364,15 @@ int zvp_table_read(const char *path, zvp_table **out, zvp_error *err)
     name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     if ((st = zvp_read_input(path, ZVP_TABLE_MAX_BYTES, &text, &n, err)))
         return st;
-    st = parse_text(name, text, n, &head, &body, &header_line, err);
+    st = parse_text(name, text, n, &head, &body, &header_line, &lines, &cap_lines, err);
     free(text);
     if (!st)
         st = build_table(name, header_line, &head, &body, out, err);
+    if (!st) {
+        (*out)->line = lines;
+        lines = NULL;
+    }
+    free(lines);
     strvec_free(&head);
     strvec_free(&body);
     return st;
@@ -416,6 +429,11 @@ double zvp_table_value(const zvp_table *t, size_t i, size_t j)
     if (!t || i >= t->rows || j >= t->cols)
         return NAN;
     return t->value[i * t->cols + j];
+}
+
+size_t zvp_table_row_line(const zvp_table *t, size_t i)
+{
+    return t && i < t->rows && t->line ? t->line[i] : 0;
 }
 
 const char *zvp_table_text(const zvp_table *t, size_t i, size_t j)
