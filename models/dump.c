@@ -28,6 +28,8 @@ enum {
     P_CHANNELS,
     P_GBPS,
     P_LINE_BITS,
+    P_STORAGE_GB,
+    P_SCAN_S_GIB,
     N_PARAMS
 };
 
@@ -55,6 +57,11 @@ static const zvp_param_desc dump_params[N_PARAMS] = {
      "16.8 EDEV in report 003)", 0.01, 1e4, 8, 0, 0},
     {"line_bits_per_byte", "1", "link bits per data byte (10 = 8b/10b coding of Fibre "
      "Channel up to 8 Gbit/s; 8 = no coding overhead, an upper bound)", 8, 10, 10, 0, 0},
+    {"storage_gb", "GiB", "real (SYSGEN) storage of the dumped system (256 or 1024 in report "
+     "003)", 0, 1e7, 256, 0, 0},
+    {"scan_s_per_gib", "s/GiB", "time per dump per GiB of real storage, before and after the "
+     "writes (choosing the frames to dump from every frame's entry; see models/README.md)",
+     0, 100, 0, 0, 0},
 };
 
 enum {
@@ -66,6 +73,7 @@ enum {
     O_DEV_CAP,
     O_CH_CAP,
     O_CH_UTIL,
+    O_SCAN,
     N_OUTPUTS
 };
 
@@ -81,6 +89,8 @@ static const zvp_param_desc dump_outputs[N_OUTPUTS] = {
     {"channel_cap_frames_per_s", "frames/s", "rate with infinitely fast devices: channels x "
      "link bytes per second / bytes written per dumped frame", 0, INFINITY, 0, 0, 0},
     {"channel_util_pct", "%", "mean utilization of the channels", 0, 100, 0, 0, 0},
+    {"scan_s", "s", "time of the dump not spent writing: storage_gb x scan_s_per_gib", 0,
+     INFINITY, 0, 0, 0},
 };
 
 static int dump_eval(const double *p, double *out, zvp_error *err)
@@ -110,14 +120,17 @@ static int dump_eval(const double *p, double *out, zvp_error *err)
                            err);
     if (st != ZVP_SUCCESS)
         return st;
-    out[O_RATE] = r.throughput_per_s / n_io;
-    out[O_ELAPSED] = p[P_FRAMES] / out[O_RATE];
+    /* writing rate r_w = X / n'; elapsed = T_s + frames / r_w; rate = frames / elapsed */
+    const double r_w = r.throughput_per_s / n_io, t_scan = p[P_STORAGE_GB] * p[P_SCAN_S_GIB];
+    out[O_ELAPSED] = t_scan + p[P_FRAMES] / r_w;
+    out[O_RATE] = t_scan > 0.0 ? p[P_FRAMES] / out[O_ELAPSED] : r_w;
     out[O_FRAMES_PER_IO] = w / n_io;
     out[O_IO_RATE] = r.throughput_per_s;
     out[O_IO_TIME] = z / MS;
     out[O_DEV_CAP] = p[P_VOLUMES] / dev_per_frame;
     out[O_CH_CAP] = p[P_CHANNELS] / (w * s_frame);
     out[O_CH_UTIL] = 100.0 * r.utilization;
+    out[O_SCAN] = t_scan;
     return ZVP_SUCCESS;
 }
 

@@ -14,7 +14,7 @@
 #define PARAMS "../calibration/params/"
 #define FITS "../calibration/fits/"
 
-enum { FRAMES, FT, VOL, BMAX, CHAIN, RUN, T0, TF, XFT, CH, GBPS, LBPB, NP };
+enum { FRAMES, FT, VOL, BMAX, CHAIN, RUN, T0, TF, XFT, CH, GBPS, LBPB, STOR, SCAN, NP };
 
 static const zvp_model *model(void) { return zvp_test_model("dump", NP); }
 
@@ -38,6 +38,71 @@ static void test_run_length_and_rate(void)
     ZVP_ASSERT_REL(zvp_test_output(m, out, "io_time_ms"), 1.0 + eb * 0.1, 1e-12);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "elapsed_s"), 1000.0 / zvp_test_output(m, out, "rate_frames_per_s"),
                    1e-12);
+}
+
+/* The time per dump per GiB of storage, T_s = storage_gb x scan_s_per_gib, adds to the writing
+ * time: elapsed = T_s + frames / r_w, rate = frames / elapsed. Worked by hand on the N = 1 case
+ * above (isolated frames, B = 10, one volume, one channel: r_w = 1 / (t0 + t_f + s)) with
+ * 256 GiB x 0.02 s/GiB = 5.12 s; no frames: elapsed = T_s, rate 0; T_s = 0 gives r_w back. */
+static void test_scan_time(void)
+{
+    const zvp_model *m = model();
+    double p[NP] = {1000, 0, 1, 10, 0, 1, 1.0, 0.1, 0, 1, 8, 10, 256, 0.02}, out[16];
+    const double r_w = 1.0 / (1e-3 + 1e-4 + s_frame(8)), t_s = 256 * 0.02;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "scan_s"), 5.12, 1e-12);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "elapsed_s"), 5.12 + 1000.0 / r_w, 1e-9);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "rate_frames_per_s"), 1000.0 / (t_s + 1000.0 / r_w), 1e-9);
+    /* the I/O side is unchanged by the scan */
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "io_rate_per_s"), r_w, 1e-9);
+    /* dump time grows with frames, by 1 / r_w per frame; the rate rises towards r_w */
+    p[FRAMES] = 3000;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "elapsed_s"), 5.12 + 3000.0 / r_w, 1e-9);
+    CU_ASSERT(zvp_test_output(m, out, "rate_frames_per_s") > 1000.0 / (t_s + 1000.0 / r_w));
+    CU_ASSERT(zvp_test_output(m, out, "rate_frames_per_s") < r_w);
+    p[FRAMES] = 0;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "elapsed_s"), 5.12, 1e-12);
+    CU_ASSERT_EQUAL(zvp_test_output(m, out, "rate_frames_per_s"), 0.0);
+    /* 1 TB: four times the time; no scan: the writing rate itself */
+    p[FRAMES] = 1000;
+    p[STOR] = 1024;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "elapsed_s"), 20.48 + 1000.0 / r_w, 1e-9);
+    p[SCAN] = 0;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "rate_frames_per_s"), r_w, 1e-9);
+}
+
+/* Why the calibrated files keep scan_s_per_gib at 0 (models/README.md, dump), from the printed
+ * rows alone (Tables 2 and 3, SNAP rows). A time T_s per 256 GB dump, common to both loads:
+ *   ECKD 6.3 (every I/O chains 90 frames, one time per frame): the two loads give the line
+ *     157 = T_s + 1014243 tau, 92 = T_s + 566038 tau, so T_s = 9.9 s;
+ *   EDEV 6.3 (frame-table frames contiguous, 521,000-524,000 of them in both loads, so the
+ *     same time in both; the other frames with one cost c per frame in both loads, whatever
+ *     their common run length): the other frames of load 1 (49 %) and load 2 (10 %) take
+ *     270 s more, so c = 270 / (other_1 - other_2) s, and T_s plus the frame-table frames'
+ *     time is 38 - other_2 c, about 3 s. The two devices cannot share T_s. */
+static void test_scan_bound(void)
+{
+    const double tau = (157.0 - 92.0) / (1014243.0 - 566038.0), ts_eckd = 92.0 - 566038.0 * tau;
+    const double o1 = 1026690.0 * 0.49, o2 = 578493.0 * 0.10, c = (308.0 - 38.0) / (o1 - o2);
+    const double ts_edev_max = 38.0 - o2 * c;
+    CU_ASSERT(ts_eckd > 9.5 && ts_eckd < 10.5);
+    CU_ASSERT(ts_edev_max > 2.0 && ts_edev_max < 3.5);
+    CU_ASSERT(ts_eckd > 2.5 * ts_edev_max);
+    /* one physical parameter: the four calibrated files carry the same value */
+    static const char *files[4] = {PARAMS "dump-eckd-zvm62.ini", PARAMS "dump-eckd-zvm63.ini",
+                                   PARAMS "dump-edev-zvm62.ini", PARAMS "dump-edev-zvm63.ini"};
+    double q[NP], first = -1;
+    for (int i = 0; i < 4; i++) {
+        zvp_test_read_params(files[i], "dump", q, NP);
+        if (i == 0)
+            first = q[SCAN];
+        CU_ASSERT_EQUAL(q[SCAN], first);
+    }
+    CU_ASSERT(first >= 0 && first * 256 <= ts_edev_max);
 }
 
 /* Mixed contiguity, by hand: f = 0.5, B = 10, isolated other frames (m = 1), t0 = 1 ms,
@@ -190,8 +255,8 @@ static const dump_set sets[] = {
      {DATA "003_table3_dump_edev_256gb.csv", NULL}},
 };
 
-/* Evaluate a calibrated file at (frames, ft_pct). */
-static void eval_at(zvp_model_file *mf, double frames, double ft_pct, double *out)
+/* Evaluate a calibrated file at (frames, ft_pct, storage_gb). */
+static void eval_size(zvp_model_file *mf, double frames, double ft_pct, double gib, double *out)
 {
     const zvp_model *m = zvp_model_file_model(mf);
     double p[NP];
@@ -200,7 +265,14 @@ static void eval_at(zvp_model_file *mf, double frames, double ft_pct, double *ou
     memcpy(p, zvp_model_file_params(mf), sizeof p);
     p[FRAMES] = frames;
     p[FT] = ft_pct;
+    p[STOR] = gib;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, &err), ZVP_SUCCESS);
+}
+
+/* the same at 256 GB (Tables 2 and 3) */
+static void eval_at(zvp_model_file *mf, double frames, double ft_pct, double *out)
+{
+    eval_size(mf, frames, ft_pct, 256, out);
 }
 
 /* Each file reproduces its release's rows of the published tables (read from calibration/data,
@@ -224,11 +296,13 @@ static void test_calibrated_rows(void)
             CU_ASSERT_EQUAL_FATAL(zvp_table_read(sets[s].tables[k], &t, &err), ZVP_SUCCESS);
             long c_dasd = zvp_test_col(t, "dasd_type"), c_rel = zvp_test_col(t, "release"), c_fr = zvp_test_col(t, "dumped_frames");
             long c_ft = zvp_test_col(t, "ft_pct"), c_el = zvp_test_col(t, "elapsed_s"), c_rate = zvp_test_col(t, "rate");
+            long c_sz = zvp_test_col(t, "size_gb");
             for (size_t i = 0; i < zvp_table_rows(t); i++) {
                 if (strcmp(zvp_table_text(t, i, (size_t)c_dasd), sets[s].dasd) != 0 ||
                     fabs(zvp_table_value(t, i, (size_t)c_rel) - sets[s].release) > 1e-9)
                     continue;
-                eval_at(mf, zvp_table_value(t, i, (size_t)c_fr), zvp_table_value(t, i, (size_t)c_ft), out);
+                eval_size(mf, zvp_table_value(t, i, (size_t)c_fr),
+                          zvp_table_value(t, i, (size_t)c_ft), zvp_table_value(t, i, (size_t)c_sz), out);
                 double r1 = fabs(zvp_test_output(m, out, "rate_frames_per_s") / zvp_table_value(t, i, (size_t)c_rate) - 1);
                 double r2 = fabs(zvp_test_output(m, out, "elapsed_s") / zvp_table_value(t, i, (size_t)c_el) - 1);
                 zvp_test_rel_error_add(&fit_err, r1);
@@ -333,7 +407,7 @@ static void test_summary_claims(void)
     const double tb[2][2] = {{4138337, 50}, {4154508, 50}};
     for (int a = 0; a < 2; a++) {
         double r1tb;
-        eval_at(mf[1], tb[a][0], tb[a][1], o63);
+        eval_size(mf[1], tb[a][0], tb[a][1], 1024, o63);
         r1tb = zvp_test_output(m, o63, "rate_frames_per_s");
         for (int l = 0; l < 2; l++) {
             eval_at(mf[1], eckd[l][0], eckd[l][1], o62);
@@ -359,8 +433,10 @@ static void test_table4_predicted(void)
     CU_ASSERT_EQUAL_FATAL(zvp_table_read(DATA "003_table4_dump_eckd_1tb.csv", &t, NULL), ZVP_SUCCESS);
     long c_fr = zvp_test_col(t, "dumped_frames"), c_ft = zvp_test_col(t, "ft_pct");
     long c_el = zvp_test_col(t, "elapsed_s"), c_rate = zvp_test_col(t, "rate");
+    long c_sz = zvp_test_col(t, "size_gb");
     for (size_t i = 0; i < zvp_table_rows(t); i++) {
-        eval_at(mf, zvp_table_value(t, i, (size_t)c_fr), zvp_table_value(t, i, (size_t)c_ft), out);
+        eval_size(mf, zvp_table_value(t, i, (size_t)c_fr), zvp_table_value(t, i, (size_t)c_ft),
+                  zvp_table_value(t, i, (size_t)c_sz), out);
         zvp_test_rel_error_add(&pred, fabs(zvp_test_output(m, out, "rate_frames_per_s") /
                                            zvp_table_value(t, i, (size_t)c_rate) - 1));
         zvp_test_rel_error_add(&pred, fabs(zvp_test_output(m, out, "elapsed_s") /
@@ -402,6 +478,8 @@ int zvp_test_register_dump(void)
 {
     CU_pSuite s = CU_add_suite("dump", NULL, NULL);
     if (!s || !CU_add_test(s, "run_length_and_rate", test_run_length_and_rate) ||
+        !CU_add_test(s, "scan_time", test_scan_time) ||
+        !CU_add_test(s, "scan_bound", test_scan_bound) ||
         !CU_add_test(s, "closed_forms", test_closed_forms) ||
         !CU_add_test(s, "invariants", test_invariants) ||
         !CU_add_test(s, "bad_input", test_bad_input) ||

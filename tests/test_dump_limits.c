@@ -12,7 +12,7 @@
 #include "tests.h"
 #include "zvmperf/zvmperf.h"
 
-enum { FRAMES, FT, VOL, BMAX, CHAIN, RUN, T0, TF, XFT, CH, GBPS, LBPB, NP };
+enum { FRAMES, FT, VOL, BMAX, CHAIN, RUN, T0, TF, XFT, CH, GBPS, LBPB, STOR, SCAN, NP };
 
 static const zvp_model *model(void) { return zvp_test_model("dump", NP); }
 
