@@ -68,22 +68,22 @@ static const zvp_param_desc sweetspot_params[N_PARAMS] = {
      0, 65536, 1, 1, 0},
     {"zone_max", "1", "release (available-list zones): largest zone count when lock_zones = 0",
      1, 65536, 64, 1, 0},
-    {"avail_hold_us", "us", "workload: available-list lock hold per acquisition", 1e-3, 1e4, 5.5,
+    {"avail_hold_us", "us", "workload: available-list lock hold per acquisition", 1e-3, 1e4, 4.4,
      0, 0},
     {"hold_scv", "1", "workload: squared coefficient of variation of every lock hold (1 "
-     "exponential, 0 constant)", 0, 100, 1, 0, 0},
+     "exponential, 0 constant)", 0, 100, 12, 0, 0},
     {"cp_work_us", "us",
      "workload: CP work outside the locks per page written while paging, and per frame "
-     "obtained while priming", 0, 1e7, 40, 0, 0},
+     "obtained while priming", 0, 1e7, 23, 0, 0},
     {"retry_work_us", "us",
      "workload: CP work outside the locks per pass round the frame-request path that finds no "
-     "frame (defer, retry, replenishment)", 0, 1e7, 0, 0, 0},
+     "frame (defer, retry, replenishment)", 0, 1e7, 170, 0, 0},
     {"defer_us", "us",
      "workload: time a user stays deferred (its CPU free) per pass that finds no frame", 0, 1e7,
-     0, 0, 0},
+     150, 0, 0},
     {"other_hold_us", "us",
      "workload: hold of the other CP locks of the paging path (PTRM address-space allocation) "
-     "per page written", 0, 1e4, 4, 0, 0},
+     "per page written", 0, 1e4, 3.5, 0, 0},
     {"other_locks", "1",
      "release (z/VM 6.4 spreads PTRM allocations by CPU address over the 128 PTRM address "
      "spaces, report 000): lock instances the other-lock traffic spreads over; 1 on z/VM 6.3",
@@ -92,7 +92,7 @@ static const zvp_param_desc sweetspot_params[N_PARAMS] = {
      "release (z/VM 6.4 defer logic checks the global IBR aging list before deferring, report "
      "000): IBR aging-list lock visits per pass that finds no frame; 0 on z/VM 6.3",
      0, 100, 0, 0, 0},
-    {"ibr_hold_us", "us", "workload: global IBR aging-list lock hold per check", 0, 1e4, 0.7, 0,
+    {"ibr_hold_us", "us", "workload: global IBR aging-list lock hold per check", 0, 1e4, 2.9, 0,
      0},
     /* The paging DASD (model `paging`, models/README.md, paging): defaults are the calibration
      * calibration/params/paging-zvm64.ini (volumes, block size and overhead are assumptions
@@ -102,11 +102,11 @@ static const zvp_param_desc sweetspot_params[N_PARAMS] = {
     {"io_overhead_ms", "ms", "paging I/O time independent of its size", 0, 1e4, 0.2, 0, 0},
     {"page_transfer_ms", "ms", "paging I/O time per 4 KiB page", 0, 1e4, 0.167017133231, 0, 0},
     {"frames_per_acq", "1", "workload: frames obtained per available-list acquisition while "
-     "priming", 1, 1e5, 8, 0, 0},
+     "priming", 1, 1e5, 7, 0, 0},
     {"return_hold_us", "us", "workload: available-list lock hold per frame returned at logoff",
-     1e-3, 1e4, 1.5, 0, 0},
+     1e-3, 1e4, 1.2, 0, 0},
     {"logoff_work_us", "us", "workload: CPU work per frame returned at logoff, outside the lock",
-     0, 1e7, 60, 0, 0},
+     0, 1e7, 65, 0, 0},
 };
 
 enum {

@@ -43,6 +43,7 @@ static void lock_only(const zvp_model *m, double *p, double cpus, double zones, 
     zvp_test_set_param(m, p, "avail_hold_us", 1.0);
     zvp_test_set_param(m, p, "cp_work_us", z_over_s);
     zvp_test_set_param(m, p, "other_hold_us", 0.0);
+    zvp_test_set_param(m, p, "hold_scv", 1.0); /* exponential holds: MVA is exact */
     zvp_test_set_param(m, p, "paging_volumes", 1e5); /* page-out capacity 1e14 pages/s: never binding */
     zvp_test_set_param(m, p, "io_overhead_ms", 0);
     zvp_test_set_param(m, p, "page_transfer_ms", 1e-6);
