@@ -5,6 +5,8 @@
  * pass takes an available-list lock. Derivation: models/README.md, sweetspot.
  */
 #include <math.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
 #include "sweetspot.h"
 
 void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_sol *o)
@@ -71,49 +73,78 @@ static void at_phi(const ss_cm4_in *in, double n, double phi, ss_cm4 *s)
     s->etr = phi * s->net.x_per_s;
 }
 
-#define BISECT 64
+/* A root of a continuous f on [lo, hi] with f(lo) > 0 > f(hi) (GSL's Brent; at most 100
+ * iterations to an interval of 1e-14 relative). Without a solver (out of memory) bisection. */
+typedef struct root_ctx {
+    const ss_cm4_in *in;
+    double n;
+    ss_cm4 *s;
+} root_ctx;
+
+static double brent(double (*f)(double, void *), void *ctx, double lo, double hi)
+{
+    gsl_function F = {f, ctx};
+    gsl_root_fsolver *r = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    double x = 0.5 * (lo + hi);
+    if (r && gsl_root_fsolver_set(r, &F, lo, hi) == GSL_SUCCESS) {
+        for (int i = 0; i < 100; i++) {
+            if (gsl_root_fsolver_iterate(r) != GSL_SUCCESS)
+                break;
+            x = gsl_root_fsolver_root(r);
+            if (gsl_root_test_interval(gsl_root_fsolver_x_lower(r), gsl_root_fsolver_x_upper(r),
+                                       0.0, 1e-14) == GSL_SUCCESS)
+                break;
+        }
+    } else {
+        for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+            x = 0.5 * (lo + hi);
+            if (f(x, ctx) > 0)
+                lo = x;
+            else
+                hi = x;
+        }
+    }
+    gsl_root_fsolver_free(r);
+    return x;
+}
+
+static double phi_residual(double phi, void *p)
+{
+    root_ctx *c = p;
+    at_phi(c->in, c->n, phi, c->s);
+    return c->in->pageout_per_s - c->s->etr;
+}
 
 /* The share phi of passes that get a frame at n CPUs: every pass does (phi = 1) when the
  * CPUs and locks cannot write faster than the DASD; else phi X(phi) = the DASD ceiling
- * (phi X rises with phi: a pass that gets a frame only adds work). Bisection. */
+ * (phi X rises with phi: a pass that gets a frame only adds work). */
 static void solve_phi(const ss_cm4_in *in, double n, ss_cm4 *s)
 {
     at_phi(in, n, 1.0, s);
     if (s->etr <= in->pageout_per_s)
         return;
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < BISECT && hi - lo > 1e-16; i++) {
-        const double mid = 0.5 * (lo + hi);
-        at_phi(in, n, mid, s);
-        if (s->etr > in->pageout_per_s)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    at_phi(in, n, 0.5 * (lo + hi), s);
+    root_ctx c = {in, n, s};
+    at_phi(in, n, brent(phi_residual, &c, 0.0, 1.0), s);
+}
+
+static double n_residual(double n, void *p)
+{
+    root_ctx *c = p;
+    solve_phi(c->in, n, c->s);
+    return fmin(c->in->cpus, c->in->users - (1.0 - c->s->phi) * c->s->net.x_per_s * c->in->defer_s) -
+           n;
 }
 
 /* CPUs left on the path: min(cpus, users - deferred), deferred = failed passes x defer_s
- * (Little's law); the deferred count grows with n, so h(n) falls: bisection on [1, nmax]. */
+ * (Little's law); the deferred count grows with n, so the residual falls: a root in
+ * [1, nmax] unless nmax (nobody deferred beyond the spare users) or 1 already holds. */
 void ss_cm4_solve(const ss_cm4_in *in, ss_cm4 *s)
 {
     const double nmax = fmin(in->cpus, in->users);
-    solve_phi(in, nmax, s);
-    double h = fmin(in->cpus, in->users - (1.0 - s->phi) * s->net.x_per_s * in->defer_s);
-    if (h >= nmax || in->defer_s <= 0.0)
-        return;
-    solve_phi(in, 1.0, s);
-    if (fmin(in->cpus, in->users - (1.0 - s->phi) * s->net.x_per_s * in->defer_s) <= 1.0)
-        return;
-    double lo = 1.0, hi = nmax;
-    for (int i = 0; i < BISECT && hi - lo > 1e-13 * nmax; i++) {
-        const double mid = 0.5 * (lo + hi);
-        solve_phi(in, mid, s);
-        h = fmin(in->cpus, in->users - (1.0 - s->phi) * s->net.x_per_s * in->defer_s) - mid;
-        if (h > 0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    solve_phi(in, 0.5 * (lo + hi), s);
+    root_ctx c = {in, nmax, s};
+    if (in->defer_s <= 0.0 || n_residual(nmax, &c) >= 0.0)
+        return; /* s holds the solution at nmax */
+    if (nmax <= 1.0 || n_residual(1.0, &c) <= 0.0)
+        return; /* s holds the solution at 1 */
+    solve_phi(in, brent(n_residual, &c, 1.0, nmax), s);
 }

@@ -186,13 +186,15 @@ static void test_sweetspot_sweep_sane(void)
                 }
                 const double etr = zvp_test_output(m, out, "etr");
                 const double busy = zvp_test_output(m, out, "busy_per_cpu_pct");
-                if (etr > 0)
+                if (etr > 0) {
                     ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"), etr / (busy / 100.0), 1e-12);
+                }
                 const double a = zvp_test_output(m, out, "avail_spin_busy_pct");
-                if (rel)
+                if (rel) {
                     CU_ASSERT(a <= avail63 * (1 + 1e-9) + 1e-9);
-                else
+                } else {
                     avail63 = a;
+                }
             }
 }
 
