@@ -142,8 +142,8 @@ void ss_cm4_solve(const ss_cm4_in *in, ss_cm4 *s)
 {
     const double nmax = fmin(in->cpus, in->users);
     root_ctx c = {in, nmax, s};
-    if (in->defer_s <= 0.0 || n_residual(nmax, &c) >= 0.0)
-        return; /* s holds the solution at nmax */
+    if (n_residual(nmax, &c) >= 0.0)
+        return; /* s holds the solution at nmax (always so without deferral) */
     if (nmax <= 1.0 || n_residual(1.0, &c) <= 0.0)
         return; /* s holds the solution at 1 */
     solve_phi(in, brent(n_residual, &c, 1.0, nmax), s);
