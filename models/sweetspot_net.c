@@ -125,6 +125,7 @@ static void solve_phi(const ss_cm4_in *in, double n, ss_cm4 *s)
         return;
     root_ctx c = {in, n, s};
     at_phi(in, n, brent(phi_residual, &c, 0.0, 1.0), s);
+    s->etr = in->pageout_per_s; /* phi X = D at the root: exact, not to the solver's tolerance */
 }
 
 static double n_residual(double n, void *p)
