@@ -267,7 +267,8 @@ assert d["alpha_se"]["value"] is None and "degree of freedom" in d["nulls"]["/al
 # A copy of two fit trees: fits/, data/, params/ side by side, as in calibration/.
 W=$T/tree; rm -rf "$W"; mkdir -p "$W/fits" "$W/data" "$W/params"
 cp calibration/fits/sweetspot-zvm63.ini calibration/fits/fsio-cid64-20.ini "$W/fits/"
-cp calibration/data/000_table3_sweetspot_zvm63.csv calibration/data/000_table1_sweetspot_config.csv \
+cp calibration/data/000_table3_sweetspot_zvm63.csv calibration/data/000_table4_sweetspot_zvm64.csv \
+   calibration/data/000_table1_sweetspot_config.csv \
    calibration/data/002_fit_fsio.csv "$W/data/"
 cp calibration/params/fsio-cid64-20.ini "$W/params/base.ini"
 sed 's|^output .*|output   = ../params/fsio.ini\nbase     = ../params/base.ini|' \

@@ -253,10 +253,10 @@ static void test_fit_input_files(void)
     zvp_fit *fit = NULL;
     zvp_error e = {0};
     const char *role = NULL;
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/sweetspot-zvm63.ini", &fit, &e),
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/sweetspot-zvm63-only.ini", &fit, &e),
                           ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_n_input_files(fit), 3);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_input_file(fit, 0, &role), "../calibration/fits/sweetspot-zvm63.ini");
+    CU_ASSERT_STRING_EQUAL(zvp_fit_input_file(fit, 0, &role), "../calibration/fits/sweetspot-zvm63-only.ini");
     CU_ASSERT_STRING_EQUAL(role, "fit file");
     CU_ASSERT_STRING_EQUAL(zvp_fit_input_file(fit, 1, &role),
                            "../calibration/fits/../data/000_table3_sweetspot_zvm63.csv");
@@ -266,7 +266,7 @@ static void test_fit_input_files(void)
     CU_ASSERT_STRING_EQUAL(role, "join file");
     CU_ASSERT_PTR_NULL(zvp_fit_input_file(fit, 3, &role));
     CU_ASSERT_STRING_EQUAL(zvp_fit_output_path(fit),
-                           "../calibration/fits/../params/sweetspot-zvm63.ini");
+                           "../calibration/fits/../params/sweetspot-zvm63-only.ini");
     zvp_fit_free(fit);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_read("../calibration/fits/dump-eckd-zvm62.ini", &fit, &e),
                           ZVP_SUCCESS);

@@ -179,9 +179,12 @@ static void test_zvp_calibrated_sweetspot_paging_defaults(void)
     zvp_model_file_free(pg);
 }
 
-/* The parsed fit exposes its rows as the engine builds them: Table 3 joined with Table 1
- * (report 000: 256 GB row of run SSXS6287, ETR 179.02, 88 users of 6.5 GB), and
- * zvp_fit_row_params sets the rows' [fixed] and [inputs] over a calibrated vector. */
+/* The parsed fit exposes its rows as the engine builds them: the joint fit reads Table 3 then
+ * Table 4, each joined with Table 1 (report 000: 256 GB rows of runs SSXS6287, ETR 179.02, and
+ * SSYS8154, ETR 182.64; 88 users of 6.5 GB), and zvp_fit_row_params sets the rows' [fixed] and
+ * [inputs] over a calibrated vector, the `per_file` inputs by data file (the release
+ * parameters: 1 zone on z/VM 6.3, 64 on 6.4). A `per_file` list with the wrong count of
+ * values is refused by name. */
 static void test_zvp_calibrated_fit_rows(void)
 {
     zvp_fit *fit = NULL;
@@ -192,9 +195,10 @@ static void test_zvp_calibrated_fit_rows(void)
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "sweetspot-zvm63.ini", &mf, &err), ZVP_SUCCESS);
     const zvp_model *m = zvp_fit_model(fit);
     CU_ASSERT_STRING_EQUAL(m->name, "sweetspot");
-    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), 6);
+    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), 12);
     CU_ASSERT_STRING_EQUAL(zvp_fit_row_label(fit, 0), "SSXS6287");
-    CU_ASSERT_PTR_NULL(zvp_fit_row_label(fit, 6));
+    CU_ASSERT_STRING_EQUAL(zvp_fit_row_label(fit, 6), "SSYS8154");
+    CU_ASSERT_PTR_NULL(zvp_fit_row_label(fit, 12));
     size_t j_etr = (size_t)-1;
     for (size_t j = 0; j < zvp_fit_n_matched(fit); j++)
         if (strcmp(m->outputs[zvp_fit_matched_output(fit, j)].name, "etr") == 0)
@@ -202,8 +206,9 @@ static void test_zvp_calibrated_fit_rows(void)
     CU_ASSERT_FATAL(j_etr != (size_t)-1);
     CU_ASSERT_EQUAL(zvp_fit_measured(fit, 0, j_etr), 179.02);
     CU_ASSERT_STRING_EQUAL(zvp_fit_matched_unit(fit, j_etr), "kpages/s");
-    CU_ASSERT(isnan(zvp_fit_measured(fit, 6, j_etr)));
-    CU_ASSERT_EQUAL(zvp_fit_n_free(fit), 6);
+    CU_ASSERT_EQUAL(zvp_fit_measured(fit, 6, j_etr), 182.64);
+    CU_ASSERT(isnan(zvp_fit_measured(fit, 12, j_etr)));
+    CU_ASSERT_EQUAL(zvp_fit_n_free(fit), 10);
     size_t k0 = zvp_fit_free_param_at(fit, 0, &s0, &lo, &hi);
     CU_ASSERT_STRING_EQUAL(m->params[k0].name, "touch_fraction");
     CU_ASSERT(lo < s0 && s0 < hi);
@@ -214,9 +219,28 @@ static void test_zvp_calibrated_fit_rows(void)
     CU_ASSERT_EQUAL(p[zvp_model_param_index(m, "user_virtual_gb", NULL)], 6.5);
     long tf = zvp_model_param_index(m, "touch_fraction", NULL);
     CU_ASSERT_EQUAL(p[tf], zvp_model_file_params(mf)[tf]); /* the calibrated value, not the start */
-    CU_ASSERT_EQUAL(zvp_fit_row_params(fit, 6, NULL, p, &err), ZVP_EINVAL);
+    const long z = zvp_model_param_index(m, "lock_zones", NULL);
+    const long ol = zvp_model_param_index(m, "other_locks", NULL);
+    const long ibr = zvp_model_param_index(m, "ibr_check", NULL);
+    CU_ASSERT(p[z] == 1 && p[ol] == 1 && p[ibr] == 0);
+    CU_ASSERT_EQUAL_FATAL(zvp_fit_row_params(fit, 11, zvp_model_file_params(mf), p, &err), ZVP_SUCCESS);
+    CU_ASSERT(p[z] == 64 && p[ol] == 128 && p[ibr] == 1);
+    CU_ASSERT_EQUAL(p[zvp_model_param_index(m, "storage_gb", NULL)], 1536);
+    CU_ASSERT_EQUAL(zvp_fit_row_params(fit, 12, NULL, p, &err), ZVP_EINVAL);
     zvp_model_file_free(mf);
     zvp_fit_free(fit);
+    /* per_file needs one number per data file (two here) */
+    fit = NULL;
+    zvp_test_write_file(ZVP_TEST_TMPDIR "/per_file.ini",
+                        "[fit]\nmodel = sweetspot\n"
+                        "data = ../../calibration/data/000_table3_sweetspot_zvm63.csv, "
+                        "../../calibration/data/000_table4_sweetspot_zvm64.csv\n"
+                        "[inputs]\nstorage_gb = storage_gb\nlock_zones = per_file 1\n"
+                        "[free]\ntouch_fraction = 0.2, 0.01, 1\n[match]\netr = etr\n");
+    CU_ASSERT_EQUAL(zvp_fit_read(ZVP_TEST_TMPDIR "/per_file.ini", &fit, &err), ZVP_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "per_file"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lock_zones"));
+    CU_ASSERT_PTR_NULL(fit);
 }
 
 int zvp_test_register_calibrated(void)

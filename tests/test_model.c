@@ -43,6 +43,8 @@ static void lock_only(const zvp_model *m, double *p, double cpus, double zones, 
     zvp_test_set_param(m, p, "avail_hold_us", 1.0);
     zvp_test_set_param(m, p, "cp_work_us", z_over_s);
     zvp_test_set_param(m, p, "other_hold_us", 0.0);
+    zvp_test_set_param(m, p, "hold_scv", 1.0); /* exponential holds: MVA is exact */
+    zvp_test_set_param(m, p, "users_per_phase", 1e6); /* every CPU has a user to run */
     zvp_test_set_param(m, p, "paging_volumes", 1e5); /* page-out capacity 1e14 pages/s: never binding */
     zvp_test_set_param(m, p, "io_overhead_ms", 0);
     zvp_test_set_param(m, p, "page_transfer_ms", 1e-6);
@@ -216,6 +218,7 @@ static void test_zvp_sweetspot_invariants(void)
     const zvp_model *m = zvp_test_find_model("sweetspot");
     double p[64], out[64], prev = -1;
     zvp_model_defaults(m, p);
+    zvp_test_set_param(m, p, "users_per_phase", 1024); /* more users than CPUs: all CPUs run */
     for (double cpus = 8; cpus <= 256; cpus *= 2) {
         zvp_test_set_param(m, p, "cpus", cpus);
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
@@ -245,8 +248,9 @@ static void test_zvp_sweetspot_invariants(void)
     CU_ASSERT_EQUAL(zvp_test_output(m, out, "lock_zones_used"), 64);
 }
 
-/* The page-out cap: with a cap below the lock/CPU limit, ETR equals the cap and the CPUs
- * idle; pages written in CM4 follow the frame count 4P - F (3P <= F). */
+/* The page-out cap: with a cap below the lock/CPU limit, ETR equals the cap; the CPUs short
+ * of frames retry unless their users defer; pages written in CM4 follow the frame count 4P - F
+ * (3P <= F). */
 static void test_zvp_sweetspot_paging_cap_and_frames(void)
 {
     const zvp_model *m = zvp_test_find_model("sweetspot");
@@ -263,7 +267,14 @@ static void test_zvp_sweetspot_paging_cap_and_frames(void)
     zvp_test_set_param(m, p, "page_transfer_ms", 1.0 / 150.0);
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 150.0, 1e-9);
+    /* the CPUs short of frames retry (busy 100 %); users deferred free CPUs (busy < 100 %) */
+    zvp_test_set_param(m, p, "defer_us", 0);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, out, "busy_per_cpu_pct"), 100.0, 1e-12);
+    zvp_test_set_param(m, p, "defer_us", 2000);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
     CU_ASSERT(zvp_test_output(m, out, "busy_per_cpu_pct") < 100.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 150.0, 1e-9);
     double pages = 88 * 0.21 * 4.5 * 262144.0, frames = 256 * 262144.0;
     ZVP_ASSERT_REL(zvp_test_output(m, out, "cm4_pages_written_m"), (4 * pages - frames) / 1e6, 1e-12);
     /* CM4 takes at least its writes at the cap */

@@ -1,10 +1,12 @@
 /*
  * tests/test_sweetspot_sim.c - the simulation hook of the sweetspot model (models/sweetspot.c,
  * models/README.md, sweetspot "Simulated"): the paging (CM4) network simulated with exponential
- * holds is product form, so the exact MVA of the model's eval is the expected value there
- * (within the 95% half-width + 3 %); one lock and no other lock is the machine repairman, checked
- * against its closed form (Erlang B by its recurrence, computed here); the outputs the network
- * does not give are NaN with a reason; every valid parameter corner gives a network.
+ * holds is product form (probabilistic visits), so the exact MVA of the model's eval is the
+ * expected value there (within the 95% half-width + 3 %), with and without the frame shortfall
+ * (retry passes), zones, the other (PTRM) locks and the IBR aging-list lock; one lock and no
+ * other lock is the machine repairman, checked against its closed form (Erlang B by its
+ * recurrence, computed here); the outputs the network does not give are NaN with a reason;
+ * every valid parameter corner gives a network, or a refusal naming why.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -14,8 +16,9 @@
 #include "zvmperf/model.h"
 
 enum {
-    STORAGE, CPUS, USERS, VIRT, TOUCH, ZONES, ZONE_MAX, AVAIL_HOLD, CP_WORK, OTHER_HOLD,
-    VOLUMES, PAGES_PER_IO, IO_OVERHEAD, PAGE_TRANSFER, PRIME_WORK, FRAMES, LOGOFF_WORK, NP
+    STORAGE, CPUS, USERS, VIRT, TOUCH, ZONES, ZONE_MAX, AVAIL_HOLD, HOLD_SCV, CP_WORK,
+    RETRY_WORK, DEFER, OTHER_HOLD, OTHER_LOCKS, IBR_CHECK, IBR_HOLD, VOLUMES, PAGES_PER_IO,
+    IO_OVERHEAD, PAGE_TRANSFER, FRAMES, RETURN_HOLD, LOGOFF_WORK, NP
 };
 enum {
     ETR, ITR, BUSY, SPIN, AVAIL_SPIN, CM1, CM2, CM3, CM4, LOGOFF, AVAIL_UTIL, NZONES, WRITTEN,
@@ -47,14 +50,21 @@ static int agrees(const zvp_sim_estimate *e, double expected)
     return fabs(e->mean - expected) <= 0.03 * fabs(expected) + e->half_width;
 }
 
-/* Small points (8 to 16 CPUs), exponential holds: simulated = exact MVA (product form). The
- * points cover one lock + the other lock, 4 zones + the other lock (independent zone visits),
- * 4 zones alone (one zone per cycle), and the paging ceiling (idle time > 0). */
+/* Small points (8 to 16 CPUs, 8 to 24 users), exponential holds, no deferral (the CPUs on the
+ * path are a whole number): simulated = exact MVA (product form). The points cover one lock +
+ * the other lock, zones + the other locks + the IBR aging-list lock, zones alone, and the
+ * paging ceiling binding (passes that find no frame: retries) with fewer users than CPUs
+ * (busy < 100 %). */
 static void test_sweetspot_sim_vs_mva(void)
 {
-    /* cpus, lock_zones, avail_hold_us, cp_work_us, other_hold_us */
-    const double pts[][5] = {
-        {8, 1, 5.6, 43.4, 4.9}, {8, 4, 20, 40, 4}, {8, 4, 25, 20, 0}, {16, 1, 3, 40, 2},
+    /* cpus, users, lock_zones, avail_hold_us, cp_work_us, retry_work_us, other_hold_us,
+     * other_locks, ibr_check, ibr_hold_us, page_transfer_ms */
+    const double pts[][11] = {
+        {8, 88, 1, 5.6, 43.4, 20, 4.9, 1, 0, 0, 0.01},    /* no ceiling: every pass pages */
+        {8, 88, 4, 20, 40, 40, 4, 2, 1, 3, 0.01},
+        {8, 88, 4, 25, 20, 20, 0, 1, 0, 0, 0.01},
+        {16, 88, 1, 3, 40, 30, 2, 1, 0, 0, 1.0},          /* ceiling 3.2 kpages/s: retries */
+        {16, 12, 4, 8, 30, 10, 2, 4, 1, 4, 1.0},          /* retries, 12 of 16 CPUs */
     };
     const zvp_model *m = ss_model();
     zvp_sim_options o;
@@ -66,10 +76,20 @@ static void test_sweetspot_sim_vs_mva(void)
         zvp_error err;
         zvp_model_defaults(m, p);
         p[CPUS] = pts[i][0];
-        p[ZONES] = pts[i][1];
-        p[AVAIL_HOLD] = pts[i][2];
-        p[CP_WORK] = pts[i][3];
-        p[OTHER_HOLD] = pts[i][4];
+        p[USERS] = pts[i][1];
+        p[ZONES] = pts[i][2];
+        p[AVAIL_HOLD] = pts[i][3];
+        p[CP_WORK] = pts[i][4];
+        p[RETRY_WORK] = pts[i][5];
+        p[OTHER_HOLD] = pts[i][6];
+        p[OTHER_LOCKS] = pts[i][7];
+        p[IBR_CHECK] = pts[i][8];
+        p[IBR_HOLD] = pts[i][9];
+        p[PAGE_TRANSFER] = pts[i][10];
+        p[HOLD_SCV] = 1.0;
+        p[DEFER] = 0.0;
+        p[STORAGE] = 1; /* the CM4 phase pages */
+        p[VIRT] = 6.5;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, &err), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, p, &o, e, why, NULL, &err), ZVP_SUCCESS);
         CU_ASSERT(out[SPIN] > 10.0); /* the points have contention to measure */
@@ -82,8 +102,10 @@ static void test_sweetspot_sim_vs_mva(void)
                         cmp[j], e[cmp[j]].mean, e[cmp[j]].half_width, out[cmp[j]]);
             CU_ASSERT(agrees(&e[cmp[j]], out[cmp[j]]));
         }
-        if (i == 3) /* below the paging ceiling: the CPUs idle, busy < 100 % */
-            CU_ASSERT(out[BUSY] < 99.0);
+        if (i >= 3) /* the ceiling binds: ETR is the DASD's 16 / (0.2 + 16) ms x 32 volumes */
+            ZVP_ASSERT_REL(out[ETR], 32.0 * 16.0 / 16.2, 1e-9);
+        if (i == 4) /* 12 users on 16 CPUs: 75 % busy */
+            ZVP_ASSERT_REL(out[BUSY], 75.0, 1e-12);
         for (int j = CM1; j <= LOGOFF; j++) {
             CU_ASSERT(isnan(e[j].mean));
             CU_ASSERT_PTR_NOT_NULL(why[j]);
@@ -115,6 +137,7 @@ static void test_sweetspot_sim_repairman(void)
     p[CP_WORK] = Z;
     p[AVAIL_HOLD] = S;
     p[OTHER_HOLD] = 0;
+    p[HOLD_SCV] = 1;
     p[PAGE_TRANSFER] = 0.01; /* the paging ceiling far above X */
     CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, p, &o, e, NULL, NULL, &err), ZVP_SUCCESS);
     CU_ASSERT(agrees(&e[SPIN], 100.0 * Lq));
@@ -147,9 +170,15 @@ static void test_sweetspot_sim_corners(void)
             void *storage = NULL;
             int st = m->sim->network(p, &net, &storage, &err);
             free(storage);
-            if (i == ZONES && p[i] > (double)ZVP_SIM_MAX_STATIONS - 1) {
+            if ((i == ZONES || i == OTHER_LOCKS) && p[i] > (double)ZVP_SIM_MAX_STATIONS - 1) {
                 CU_ASSERT_EQUAL(st, ZVP_EINVAL);
-                CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lock_zones"));
+                CU_ASSERT_PTR_NOT_NULL(strstr(err.message, m->params[i].name));
+                continue;
+            }
+            if (zvp_test_output(m, out, "cm4_pages_written_m") == 0.0) {
+                /* nothing paged out (much storage, few pages touched): no paging network */
+                CU_ASSERT_EQUAL(st, ZVP_EINVAL);
+                CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "nothing to page out"));
                 continue;
             }
             if (st != ZVP_SUCCESS)

@@ -96,6 +96,6 @@ def test_report_xarray(report):
 def test_report_ncdump(report):
     out = subprocess.run(["ncdump", "-h", report[2]], check=True, capture_output=True,
                          text=True).stdout
-    for want in ("row = 6 ;", "double measured(row, output) ;", "int64 cells(output) ;",
+    for want in ("row = 12 ;", "double measured(row, output) ;", "int64 cells(output) ;",
                  "double covariance(parameter, parameter) ;", ":Conventions = \"CF-1.8\" ;"):
         assert want in out, want

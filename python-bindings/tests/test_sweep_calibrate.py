@@ -75,7 +75,7 @@ def test_calibrate_sweetspot_63_writes_only_where_asked(tmp_path):
     p = len(cal.param_names)
     assert cal.param_names == list(fd.free)        # the fit file's [free] section, in order
     assert cal.covariance.shape == (p, p) and cal.converged
-    assert cal.measured.shape == cal.fitted.shape == (6, len(cal.output_names))
+    assert cal.measured.shape == cal.fitted.shape == (12, len(cal.output_names))  # Tables 3 + 4
     np.testing.assert_allclose(cal.residuals, cal.fitted - cal.measured)
     # covariance is symmetric and its diagonal gives the standard errors where defined
     cov = cal.covariance

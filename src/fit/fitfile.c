@@ -414,6 +414,16 @@ static int declare_input(ff_reader *r, const zvp_ini_entry *x, zvp_error *err)
         return zvp_fit_fail_from(err, &e, "%s: [inputs] %s = %s", r->path, x->key, x->value);
     if (zvp_fit_set_input_column(r->fit, k, x->value))
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", r->path);
+    if (!strncmp(x->value, "per_file ", 9)) { /* one constant per data file, in data order */
+        ff_col *c = &r->input_cols[k];
+        const int n = parse_number_list(x->value + 9, c->file_value, FF_MAX_PER_FILE);
+        if (n < 0 || (size_t)n != r->n_data)
+            return zvp_fail(err, ZVP_EPARSE,
+                            "%s: [inputs] %s = %s: expected per_file and one number per data "
+                            "file (%zu), comma-separated", r->path, x->key, x->value, r->n_data);
+        c->per_file = 1;
+        return ZVP_SUCCESS;
+    }
     st = zvp_ff_find_column(r, "inputs", x->key, x->value, &r->input_cols[k], err);
     if (!st)
         st = column_unit(r, "inputs", x->key, x->value,

@@ -6,10 +6,16 @@
 #include "util/ini.h"
 
 /* A column of the data (table 0) or of the join table (table 1). */
+#define FF_MAX_PER_FILE 16 /* data files an [inputs] `per_file` list can cover */
+
+/* A column of the data (table 0) or of the join table (table 1); or, for an [inputs]
+ * `per_file v1, v2, ...`, one constant per data file (per_file = 1, in the model's unit). */
 typedef struct ff_col {
     int table;
     size_t col;
     double mul, div; /* header unit -> model unit: value * mul / div (zvp_unit_ratio) */
+    int per_file;
+    double file_value[FF_MAX_PER_FILE];
 } ff_col;
 
 /* One condition of [fit] where = <column> = <value>[; ...]. */

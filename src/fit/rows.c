@@ -209,6 +209,10 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
     const char *dfile = r->data_paths[fr->file[c]];
     for (size_t k = 0; k < fit->n_inputs; k++) {
         size_t row;
+        if (r->input_cols[k].per_file) { /* [inputs] <param> = per_file v1, v2, ... */
+            in[k] = r->input_cols[k].file_value[fr->file[c]];
+            continue;
+        }
         const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
         in[k] = zvp_table_value(t, row, r->input_cols[k].col) * r->input_cols[k].mul /
                 r->input_cols[k].div;

@@ -1,0 +1,151 @@
+/*
+ * models/sweetspot_net.c - the lock network of the sweetspot model and the paging (CM4)
+ * phase's frame shortfall: when page-out to DASD is the bottleneck, the CPUs that find no
+ * frame go round the frame-request path again (retry, or defer and come back), and every
+ * pass takes an available-list lock. Derivation: models/README.md, sweetspot.
+ */
+#include <math.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+#include "sweetspot.h"
+
+void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_sol *o)
+{
+    double Q[SS_GROUPS] = {0}, U[SS_GROUPS] = {0}, R[SS_GROUPS] = {0}, at[SS_GROUPS] = {0};
+    double at0[SS_GROUPS] = {0}, x0 = 0.0, x = 0.0, cap = INFINITY;
+    const double n0 = floor(n);
+    const unsigned long k1 = n0 < n ? (unsigned long)n0 + 1 : (unsigned long)n0;
+    for (size_t j = 0; j < G; j++)
+        if (g[j].v > 0 && g[j].S > 0)
+            cap = fmin(cap, g[j].m / (g[j].v * g[j].S));
+    for (unsigned long k = 1; k <= k1; k++) {
+        double cyc = Z;
+        for (size_t j = 0; j < G; j++) {
+            if (!(g[j].v > 0 && g[j].S > 0)) {
+                R[j] = 0.0;
+                continue;
+            }
+            const double S = g[j].S, resid = 0.5 * S * (1.0 + c2);
+            R[j] = S + (Q[j] - U[j]) * S + U[j] * resid;
+            cyc += g[j].v * R[j];
+        }
+        x = fmin((double)k / cyc, cap);
+        /* f = 1 unless a saturated lock caps x: then the locks still hold k - x Z CPUs */
+        const double f = cyc > Z ? ((double)k - x * Z) / (x * (cyc - Z)) : 1.0;
+        for (size_t j = 0; j < G; j++) {
+            at[j] = f * x * g[j].v * R[j];
+            Q[j] = g[j].m > 0 ? at[j] / g[j].m : 0.0;
+            U[j] = g[j].m > 0 ? x * g[j].v * g[j].S / g[j].m : 0.0;
+        }
+        if ((double)k == n0) {
+            x0 = x;
+            for (size_t j = 0; j < G; j++)
+                at0[j] = at[j];
+        }
+    }
+    const double t = n - n0;
+    o->x_per_s = x0 + t * (x - x0);
+    for (size_t j = 0; j < SS_GROUPS; j++) {
+        if (j >= G) {
+            o->spin[j] = o->util[j] = 0.0;
+            continue;
+        }
+        const double busy = o->x_per_s * g[j].v * g[j].S;
+        o->spin[j] = fmax(0.0, at0[j] + t * (at[j] - at0[j]) - busy);
+        o->util[j] = g[j].m > 0 ? fmin(1.0, busy / g[j].m) : 0.0;
+    }
+}
+
+void ss_cm4_groups(const ss_cm4_in *in, double phi, ss_group *g, double *think_s)
+{
+    g[0] = (ss_group){in->zones, in->avail_hold_s, 1.0};
+    g[1] = (ss_group){in->other_locks, in->other_hold_s, phi};
+    g[2] = (ss_group){1.0, in->ibr_hold_s, in->ibr_visits * (1.0 - phi)};
+    *think_s = phi * in->cp_work_s + (1.0 - phi) * in->retry_work_s;
+}
+
+static void at_phi(const ss_cm4_in *in, double n, double phi, ss_cm4 *s)
+{
+    s->n = n;
+    s->phi = phi;
+    ss_cm4_groups(in, phi, s->g, &s->think_s);
+    ss_mva(n, s->think_s, in->c2, s->g, SS_GROUPS, &s->net);
+    s->etr = phi * s->net.x_per_s;
+}
+
+/* A root of a continuous f on [lo, hi] with f(lo) > 0 > f(hi) (GSL's Brent; at most 100
+ * iterations to an interval of 1e-14 relative). Without a solver (out of memory) bisection. */
+typedef struct root_ctx {
+    const ss_cm4_in *in;
+    double n;
+    ss_cm4 *s;
+} root_ctx;
+
+static double brent(double (*f)(double, void *), void *ctx, double lo, double hi)
+{
+    gsl_function F = {f, ctx};
+    gsl_root_fsolver *r = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    double x = 0.5 * (lo + hi);
+    if (r && gsl_root_fsolver_set(r, &F, lo, hi) == GSL_SUCCESS) {
+        for (int i = 0; i < 100; i++) {
+            if (gsl_root_fsolver_iterate(r) != GSL_SUCCESS)
+                break;
+            x = gsl_root_fsolver_root(r);
+            if (gsl_root_test_interval(gsl_root_fsolver_x_lower(r), gsl_root_fsolver_x_upper(r),
+                                       0.0, 1e-14) == GSL_SUCCESS)
+                break;
+        }
+    } else {
+        for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+            x = 0.5 * (lo + hi);
+            if (f(x, ctx) > 0)
+                lo = x;
+            else
+                hi = x;
+        }
+    }
+    gsl_root_fsolver_free(r);
+    return x;
+}
+
+static double phi_residual(double phi, void *p)
+{
+    root_ctx *c = p;
+    at_phi(c->in, c->n, phi, c->s);
+    return c->in->pageout_per_s - c->s->etr;
+}
+
+/* The share phi of passes that get a frame at n CPUs: every pass does (phi = 1) when the
+ * CPUs and locks cannot write faster than the DASD; else phi X(phi) = the DASD ceiling
+ * (phi X rises with phi: a pass that gets a frame only adds work). */
+static void solve_phi(const ss_cm4_in *in, double n, ss_cm4 *s)
+{
+    at_phi(in, n, 1.0, s);
+    if (s->etr <= in->pageout_per_s)
+        return;
+    root_ctx c = {in, n, s};
+    at_phi(in, n, brent(phi_residual, &c, 0.0, 1.0), s);
+    s->etr = in->pageout_per_s; /* phi X = D at the root: exact, not to the solver's tolerance */
+}
+
+static double n_residual(double n, void *p)
+{
+    root_ctx *c = p;
+    solve_phi(c->in, n, c->s);
+    return fmin(c->in->cpus, c->in->users - (1.0 - c->s->phi) * c->s->net.x_per_s * c->in->defer_s) -
+           n;
+}
+
+/* CPUs left on the path: min(cpus, users - deferred), deferred = failed passes x defer_s
+ * (Little's law); the deferred count grows with n, so the residual falls: a root in
+ * [1, nmax] unless nmax (nobody deferred beyond the spare users) or 1 already holds. */
+void ss_cm4_solve(const ss_cm4_in *in, ss_cm4 *s)
+{
+    const double nmax = fmin(in->cpus, in->users);
+    root_ctx c = {in, nmax, s};
+    if (n_residual(nmax, &c) >= 0.0)
+        return; /* s holds the solution at nmax (always so without deferral) */
+    if (nmax <= 1.0 || n_residual(1.0, &c) <= 0.0)
+        return; /* s holds the solution at 1 */
+    solve_phi(in, brent(n_residual, &c, 1.0, nmax), s);
+}
