@@ -166,20 +166,30 @@ static void test_apache_line_zvm63(void) { check_line(PARAMS "apache-zvm63.ini")
 static void test_apache_line_zvm64(void) { check_line(PARAMS "apache-zvm64.ini"); }
 
 /* The committed calibrated files reproduce the printed rows (8, 16, 24 cores) of Tables 6
- * and 7 (configuration from Table 2). Tolerances we state: ETR and ITR within 3 % at every
- * row and 2 % MAPE; busy and T/V within 1.5 % at every row and 1 % MAPE. They are in-sample
- * checks of 6 parameters on 12 cells, close to the fits' own residuals (at most 2.4 %,
- * 1.5 %, 0.8 %, 1.2 % on 6.4), so they guard the committed files against drift rather than
- * measure the model; its test of prediction is the withheld 32-core column, which no test
- * uses (the note on the issue states the predicted values). T/V is printed to 2 decimals
- * (0.4 % at 1.36). */
-static void check_release(const char *params_file, const char *results_csv)
+ * and 7 (configuration from Table 2). Tolerances we state, per output: the largest relative
+ * error at any row and the MAPE over the rows.
+ * z/VM 6.3 (6 parameters on 9 independent numbers): ETR and ITR 3 % per row, 2 % MAPE; busy
+ * and T/V 1.5 % per row, 1 % MAPE, close to the fit's own residuals (at most 1.0 %), so they
+ * guard the committed file against drift rather than measure the model.
+ * z/VM 6.4 (ONE parameter, cp_size_ms, over the 6.3 workload): the residuals are the data's
+ * departure from the 6.3 workload, so the bounds come from the report's own scatter between
+ * runs it calls equal: Table 5's Sweet Spot ETR deltas reach 4.8 % where the text says "ETR was
+ * relatively the same", so ETR and ITR 5 % per row, 3 % MAPE; Table 8 calls a 1.2 % busy
+ * delta a "small variation", and T/V is printed to 2 decimals (0.7 % at 1.36), so busy and T/V
+ * 2.5 % per row, 1.5 % MAPE. The test of prediction is the withheld 32-core column, which no
+ * test uses, and `zvmperf validate` (models/README.md, apache). */
+typedef struct {
+    const char *name;
+    double max_rel, mape;
+} release_tol;
+
+static const release_tol tol63[] = {{"etr", 0.03, 2.0}, {"itr", 0.03, 2.0},
+                                    {"busy_per_cpu_pct", 0.015, 1.0}, {"tv_ratio", 0.015, 1.0}};
+static const release_tol tol64[] = {{"etr", 0.05, 3.0}, {"itr", 0.05, 3.0},
+                                    {"busy_per_cpu_pct", 0.025, 1.5}, {"tv_ratio", 0.025, 1.5}};
+
+static void check_release(const char *params_file, const char *results_csv, const release_tol *tol)
 {
-    static const struct {
-        const char *name;
-        double max_rel, mape;
-    } tol[] = {{"etr", 0.03, 2.0}, {"itr", 0.03, 2.0}, {"busy_per_cpu_pct", 0.015, 1.0},
-               {"tv_ratio", 0.015, 1.0}};
     zvp_error err = {0};
     zvp_model_file *mf = NULL;
     zvp_table *res = NULL, *cfg = NULL;
@@ -222,12 +232,32 @@ static void check_release(const char *params_file, const char *results_csv)
 
 static void test_apache_calibrated_zvm63(void)
 {
-    check_release(PARAMS "apache-zvm63.ini", DATA "000_table6_apache_zvm63.csv");
+    check_release(PARAMS "apache-zvm63.ini", DATA "000_table6_apache_zvm63.csv", tol63);
 }
 
 static void test_apache_calibrated_zvm64(void)
 {
-    check_release(PARAMS "apache-zvm64.ini", DATA "000_table7_apache_zvm64.csv");
+    check_release(PARAMS "apache-zvm64.ini", DATA "000_table7_apache_zvm64.csv", tol64);
+}
+
+/* The 6.4 file differs from the 6.3 file only in cp_size_ms (the one release parameter: the
+ * frame-manager changes of report 000 act on the CP time that grows with the size), which is
+ * smaller; every other parameter is the 6.3 workload's. */
+static void test_apache_release_parameter(void)
+{
+    zvp_model_file *a = NULL, *b = NULL;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm63.ini", &a, NULL), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm64.ini", &b, NULL), ZVP_SUCCESS);
+    const double *pa = zvp_model_file_params(a), *pb = zvp_model_file_params(b);
+    for (int i = 0; i < NP; i++) {
+        if (i == SIZE) {
+            CU_ASSERT(pb[i] < pa[i]);
+        } else {
+            CU_ASSERT_EQUAL(pb[i], pa[i]);
+        }
+    }
+    zvp_model_file_free(a);
+    zvp_model_file_free(b);
 }
 
 /* Table 8: ITR +1.1 to +3.2 % on 6.4 at the printed configurations; the calibrated files keep
@@ -288,6 +318,7 @@ int zvp_test_register_apache(void)
         !CU_add_test(s, "calibrated z/VM 6.3 reproduces Table 6", test_apache_calibrated_zvm63) ||
         !CU_add_test(s, "calibrated z/VM 6.4 reproduces Table 7", test_apache_calibrated_zvm64) ||
         !CU_add_test(s, "6.4 ITR above 6.3 (Table 8)", test_apache_release_ordering) ||
+        !CU_add_test(s, "6.4 = 6.3 workload + one release parameter", test_apache_release_parameter) ||
         !CU_add_test(s, "bad input", test_apache_bad_input))
         return CU_get_error();
     return 0;
