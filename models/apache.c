@@ -1,6 +1,8 @@
 /*
  * models/apache.c - the Apache Scaling workload (Linux AWM clients and Apache servers as z/VM
- * guests) scaled by IFL cores and central storage, z/VM 6.3 and 6.4.
+ * guests) scaled along report 000's Table 2 line: IFL cores and central storage grow together
+ * (64 GB per core), so the model has one combined size effect, indexed by cores; storage is
+ * accepted only on that line. z/VM 6.3 and 6.4.
  *
  * Equations, assumptions, parameters, sources (report numbers and tables) and what the
  * calibration does not reproduce: models/README.md, section "apache".
@@ -13,7 +15,11 @@
 #include "internal.h"
 
 #define MS 1e-3
-#define APACHE_MAX_CORES 256
+/* report 000, Table 2: 512/1024/1536/2048 GB with 8/16/24/32 IFL cores. The line ends at 2 TB,
+ * the z/VM 6.4 maximum supported central storage (report 000, abstract): 32 cores. */
+#define APACHE_MAX_CORES 32
+#define APACHE_GB_PER_CORE 64.0
+#define APACHE_MAX_GB 2048
 
 enum {
     P_CORES,
@@ -23,15 +29,21 @@ enum {
     P_EMUL_MS,
     P_ALPHA,
     P_CP_MS,
-    P_CP_SPIN_MS,
+    P_CP_SIZE_MS,
     P_THINK0_MS,
     P_THINK_PER_CORE_MS,
     N_PARAMS
 };
 
 static const zvp_param_desc apache_params[N_PARAMS] = {
-    {"cores", "1", "IFL cores dedicated to the LPAR (non-SMT), integer", 1, APACHE_MAX_CORES, 8, 1, 0},
-    {"storage_gb", "GiB", "central storage", 1, 16384, 512, 0, 0},
+    {"cores", "1",
+     "IFL cores dedicated to the LPAR (non-SMT), integer; up to 32 (2 TB on Table 2's line of 64 "
+     "GB per core, the z/VM 6.4 maximum)",
+     1, APACHE_MAX_CORES, 8, 1, 0},
+    {"storage_gb", "GiB",
+     "central storage, whole GB: 0 or 64 x cores (Table 2's line; the data cannot separate a "
+     "storage effect from the cores')",
+     0, APACHE_MAX_GB, 0, 1, 0},
     {"awm_clients", "1",
      "AWM client guests, integer; 0 = cores / 2 as in Table 2 (4 clients per 8 cores)", 0, 1e5,
      0, 1, 0},
@@ -40,9 +52,11 @@ static const zvp_param_desc apache_params[N_PARAMS] = {
     {"emul_ms", "ms", "guest emulation CPU per transaction with one core", 1e-4, 1e3, 2.3, 0, 0},
     {"alpha", "1", "growth of guest emulation CPU per transaction per added core (USL contention)",
      0, 1, 0.02, 0, 0},
-    {"cp_ms", "ms", "CP CPU per transaction without lock spin", 0, 1e3, 0.9, 0, 0},
-    {"cp_spin_ms", "ms", "CP spin per transaction per other core per TB of central storage", 0,
-     1e3, 0.03, 0, 0},
+    {"cp_ms", "ms", "CP CPU per transaction, base (intercept of the size term)", 0, 1e3, 0.9, 0, 0},
+    {"cp_size_ms", "ms",
+     "CP CPU per transaction per other core per TB of Table 2's storage (64 GB per core): the "
+     "combined size effect of cores and storage (USL coherency)",
+     0, 1e3, 0.03, 0, 0},
     {"think0_ms", "ms", "non-CPU delay per transaction, intercept", 0, 1e5, 3, 0, 0},
     {"think_per_core_ms", "ms", "growth of the non-CPU delay per transaction per core", 0, 1e4,
      0.5, 0, 0},
@@ -75,7 +89,7 @@ static const zvp_param_desc apache_outputs[N_OUTPUTS] = {
 
 static int apache_eval(const double *p, double *out, zvp_error *err)
 {
-    const double n = p[P_CORES], s_gb = p[P_STORAGE_GB];
+    const double n = p[P_CORES], s_gb = APACHE_GB_PER_CORE * p[P_CORES];
     double clients, sessions_d, e_ms, c_ms, d_s, z_s;
     /* zvp_mva_scratch_doubles of one MULTI entry of m servers: 2 K + 2 m + K = 3 + 2 m */
     double scratch[3 + 2 * APACHE_MAX_CORES];
@@ -84,7 +98,15 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
     zvp_station cpu;
     int st;
 
-    /* zvp_model_eval has checked every parameter; the product below is checked here */
+    /* zvp_model_eval has checked every parameter; what a descriptor cannot state is checked
+     * here: storage on Table 2's line, and the product of clients and sessions */
+    if (p[P_STORAGE_GB] != 0 && p[P_STORAGE_GB] != s_gb)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "apache: storage_gb = %.17g is off report 000's Table 2 line for cores = "
+                        "%.17g: the data grow storage with cores (64 GB per core), so the model "
+                        "cannot separate a storage effect; allowed storage_gb: %.17g (64 x "
+                        "cores) or 0 (the same)",
+                        p[P_STORAGE_GB], n, s_gb);
     clients = p[P_AWM_CLIENTS] > 0 ? p[P_AWM_CLIENTS] : n / 2.0;
     sessions_d = ceil(clients * p[P_SESSIONS_PER_CLIENT]);
     if (sessions_d > 1e6)
@@ -94,7 +116,7 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
                         sessions_d);
 
     e_ms = p[P_EMUL_MS] * (1.0 + p[P_ALPHA] * (n - 1.0));
-    c_ms = p[P_CP_MS] + p[P_CP_SPIN_MS] * (n - 1.0) * s_gb / 1024.0;
+    c_ms = p[P_CP_MS] + p[P_CP_SIZE_MS] * (n - 1.0) * s_gb / 1024.0;
     d_s = (e_ms + c_ms) * MS;
     z_s = (p[P_THINK0_MS] + p[P_THINK_PER_CORE_MS] * n) * MS;
 
@@ -123,11 +145,12 @@ static int apache_eval(const double *p, double *out, zvp_error *err)
 
 const zvp_model zvp_model_apache = {
     "apache",
-    "Apache Scaling workload (Linux AWM clients and servers on z/VM) by IFL cores and central "
-    "storage: client-server sessions in a closed network with the cores as an m-server CPU "
-    "station (exact MVA) and a non-CPU delay; CPU per transaction split into guest emulation "
-    "(grows with cores, USL contention) and CP work with a lock-spin term growing with the "
-    "other cores times the storage managed (USL coherency).",
+    "Apache Scaling workload (Linux AWM clients and servers on z/VM) along report 000's Table 2 "
+    "line, where IFL cores and central storage grow together (64 GB per core): client-server "
+    "sessions in a closed network with the cores as an m-server CPU station (exact MVA) and a "
+    "non-CPU delay; CPU per transaction split into guest emulation (grows with cores, USL "
+    "contention) and CP work with one combined size term (USL coherency). Storage off that "
+    "line is refused: the data cannot separate its effect from the cores'.",
     "report 000 ("
     "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
     "Tables 2, 6, 7 (32-core column withheld); "
