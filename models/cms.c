@@ -48,6 +48,8 @@ enum {
     P_NET_DELAY_S,
     P_OTHER_DELAY_S,
     P_RESPONSE_LIMIT_S,
+    P_PAGING_CPU_US,
+    P_PAGE_INS_REF,
     N_PARAMS
 };
 
@@ -101,6 +103,13 @@ static const zvp_param_desc cms_params[N_PARAMS] = {
      "per-command time in neither think time nor response (network, TPNS, screens)", 0, 1e3,
      0, 0, 0},
     {"response_limit_s", "s", "response time that defines users_at_limit", 1e-3, 1e3, 1, 0, 0},
+    {"paging_cpu_us", "us",
+     "CP processor time per page-in, charged on the page-ins per command beyond page_ins_ref; "
+     "report 004 gives none (at most CP/CMD (H) / page-ins per command = 1108 / 6.60 = 168 us)",
+     0, 1e4, 0, 0, 0},
+    {"page_ins_ref", "1",
+     "page-ins per command (XSTOR IN + READS) of the run whose cpu_ms_per_cmd was measured", 0,
+     1e6, 6.602, 0, 0},
 };
 
 enum {
@@ -180,7 +189,7 @@ static double faults_per_cmd(const double *p, double m)
 
 /* One solution of the network at n users. */
 typedef struct cms_point {
-    double x, response, cpu_resid, io_resid, io_visits, page_reads, xstor_in, m_c, m_t;
+    double x, response, cpu_resid, io_resid, io_visits, page_reads, xstor_in, m_c, m_t, cpu_ms;
 } cms_point;
 
 static int cms_solve(const double *p, unsigned long n, cms_point *pt, zvp_error *err)
@@ -205,12 +214,18 @@ static int cms_solve(const double *p, unsigned long n, cms_point *pt, zvp_error 
     ft = faults_per_cmd(p, pt->m_t);
     pt->page_reads = ft;
     pt->xstor_in = fc - ft > 0 ? fc - ft : 0;
+    pt->cpu_ms = p[P_CPU_MS_PER_CMD] + p[P_PAGING_CPU_US] * 1e-3 * (fc - p[P_PAGE_INS_REF]);
+    if (!(pt->cpu_ms >= 1e-3)) /* also catches a non-finite fc */
+        return zvp_fail(err, ZVP_EINVAL,
+                        "cms: processor time per command %g ms at %g page-ins per command "
+                        "(cpu_ms_per_cmd = %g, paging_cpu_us = %g, page_ins_ref = %g); allowed: "
+                        "at least 0.001 ms (paging_cpu_us x page_ins_ref below cpu_ms_per_cmd x 1000)",
+                        pt->cpu_ms, fc, p[P_CPU_MS_PER_CMD], p[P_PAGING_CPU_US], p[P_PAGE_INS_REF]);
     page_ms = p[P_PAGE_READ_MS] > 0 ? p[P_PAGE_READ_MS] : p[P_DASD_SERVICE_MS];
     real_io = p[P_OTHER_RIO_PER_CMD] + p[P_MDC_READS_PER_CMD] * (1.0 - p[P_MDC_HIT_RATIO]);
     pt->io_visits = real_io / p[P_IO_VOLUMES]; /* real I/Os per command at one user volume */
 
-    st[S_CPU] = (zvp_station){ZVP_STATION_MULTI, (int32_t)p[P_CPUS], 1, 0,
-                              p[P_CPU_MS_PER_CMD] * MS};
+    st[S_CPU] = (zvp_station){ZVP_STATION_MULTI, (int32_t)p[P_CPUS], 1, 0, pt->cpu_ms * MS};
     st[S_PAGE] = (zvp_station){ZVP_STATION_QUEUE, 1, (uint32_t)p[P_PAGE_VOLUMES], 0,
                                pt->page_reads * page_ms * MS / p[P_PAGE_VOLUMES]};
     st[S_XSTOR] = (zvp_station){ZVP_STATION_DELAY, 1, 1, 0, pt->xstor_in * p[P_XSTOR_IN_US] * US};
@@ -235,13 +250,16 @@ static int cms_solve(const double *p, unsigned long n, cms_point *pt, zvp_error 
 }
 
 /* Most users n with response(n) <= limit, by bisection: response grows with n (more users
- * queue, and less storage per user means more page-ins). The upper end is the first n where
- * the CPU's asymptotic bound R >= n D_cpu / m - Z' alone exceeds the limit, or where central
- * storage per user falls below CMS_MIN_PAGES (no room: counted as above the limit). */
+ * queue, and less storage per user means more page-ins, and more CPU per command when
+ * paging_cpu_us > 0). The upper end is the first n where the CPU's asymptotic bound
+ * R >= n D_min / m - Z' alone exceeds the limit, D_min the least processor time per command
+ * (no page-ins at all), or where central storage per user falls below CMS_MIN_PAGES (no room:
+ * counted as above the limit), or CMS_MAX_USERS + 1. */
 static int users_at_limit(const double *p, double *out, zvp_error *err)
 {
     double limit = p[P_RESPONSE_LIMIT_S], z = p[P_THINK_S] + p[P_OTHER_DELAY_S];
-    double d = p[P_CPU_MS_PER_CMD] * MS / p[P_CPUS];
+    double d_min = p[P_CPU_MS_PER_CMD] - p[P_PAGING_CPU_US] * 1e-3 * p[P_PAGE_INS_REF];
+    double d = fmax(d_min, 1e-3) * MS / p[P_CPUS];
     double n_cpu = ceil((limit + z) / d) + 1, n_mem = floor(central_user_pages(p) / CMS_MIN_PAGES);
     unsigned long lo = 0, hi;
     cms_point pt;
@@ -284,8 +302,8 @@ static int cms_eval(const double *p, double *out, zvp_error *err)
     x = pt.x;
     out[O_ETR] = x;
     out[O_RESPONSE] = pt.response;
-    out[O_CPU_UTIL] = 100.0 * x * p[P_CPU_MS_PER_CMD] * MS;
-    out[O_ITR] = p[P_CPUS] / (p[P_CPU_MS_PER_CMD] * MS);
+    out[O_CPU_UTIL] = 100.0 * x * pt.cpu_ms * MS;
+    out[O_ITR] = p[P_CPUS] / (pt.cpu_ms * MS);
     out[O_PAGE_READS] = x * pt.page_reads;
     out[O_XSTOR_IN] = x * pt.xstor_in;
     /* per-visit response at one volume = residence per command / visits per command */

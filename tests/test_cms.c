@@ -25,7 +25,7 @@
 enum {
     USERS, THINK, CPUS, CPU_MS, PAGEABLE, XSTOR_MIB, MDC_REAL, MDC_XSTOR, SHARED, SERVER,
     LT_REF, LT_K, PAGE_VOL, PAGE_MS, XSTOR_US, MDC_READS, MDC_HIT, OTHER_RIO, IO_VOL, DASD_MS,
-    NET_DELAY, OTHER_DELAY, LIMIT, NP
+    NET_DELAY, OTHER_DELAY, LIMIT, PAGING_CPU, PAGE_INS_REF, NP
 };
 
 static const zvp_model *model(void) { return zvp_test_model("cms", NP); }
@@ -70,6 +70,17 @@ static void test_cms_one_user_closed_form(void)
     p[PAGE_MS] = 0;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), r + reads * 0.010, 1e-13);
+    /* CP time per page-in: 2000 us on the 0.04 page-ins beyond page_ins_ref = 0 adds 0.08 ms of
+     * processor time per command; beyond page_ins_ref = 0.04 nothing */
+    p[PAGE_MS] = 20;
+    p[PAGING_CPU] = 2000;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), r + 0.00008, 1e-13);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "itr"), 2.0 / 0.30008, 1e-13);
+    p[PAGE_INS_REF] = 0.04;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), r, 1e-13);
+    p[PAGING_CPU] = 0;
     /* no users: no throughput */
     p[USERS] = 0;
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
@@ -112,6 +123,18 @@ static void test_cms_independent_mva(void)
         ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), cal[i].r, 1e-6);
         ZVP_ASSERT_REL(zvp_test_output(m, out, "page_reads_per_s"), cal[i].reads, 1e-6);
     }
+    /* with 100 us of CP time per page-in beyond the measured 6.60244 page-ins per command
+     * (python: the same demands with cpu = 5.172 + 0.1 (F(m_C) - 6.60244) ms): 1000 users ->
+     * X 100.279797, R 0.128558005; 4000 -> 375.686465, 0.803635901 */
+    p[PAGING_CPU] = 100;
+    p[USERS] = 1000;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 100.279797, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), 0.128558005, 1e-7);
+    p[USERS] = 4000;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "etr"), 375.686465, 1e-8);
+    ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), 0.803635901, 1e-7);
 }
 
 /* Mechanism invariants over users: ETR, response, page reads and expanded-storage page-ins
@@ -309,6 +332,13 @@ static void test_cms_bad_input(void)
                                "at least 1 page per user", NULL);
     p[USERS] = 167020;
     CU_ASSERT_EQUAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
+    /* CP time per page-in that would make the processor time per command negative */
+    zvp_model_defaults(m, p);
+    p[CPU_MS] = 1;
+    p[PAGING_CPU] = 1000;
+    p[PAGE_INS_REF] = 10;
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "paging_cpu_us", "page_ins_ref",
+                               "cpu_ms_per_cmd", NULL);
     /* MDC and servers larger than the pageable storage: no user fits */
     zvp_model_defaults(m, p);
     p[MDC_REAL] = 1000;

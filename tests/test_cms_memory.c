@@ -16,7 +16,7 @@
 enum {
     USERS, THINK, CPUS, CPU_MS, PAGEABLE, XSTOR_MIB, MDC_REAL, MDC_XSTOR, SHARED, SERVER,
     LT_REF, LT_K, PAGE_VOL, PAGE_MS, XSTOR_US, MDC_READS, MDC_HIT, OTHER_RIO, IO_VOL, DASD_MS,
-    NET_DELAY, OTHER_DELAY, LIMIT, NP
+    NET_DELAY, OTHER_DELAY, LIMIT, PAGING_CPU, PAGE_INS_REF, NP
 };
 
 static const zvp_model *model(void) { return zvp_test_model("cms", NP); }
@@ -104,12 +104,15 @@ static void check_more_memory(double *p, int which, double users)
 static void test_cms_monotone_in_memory(void)
 {
     double p[NP];
-    for (int which = 0; which < 3; which++) {
-        read_params(PARAMS "cms-vmesa240.ini", p);
-        check_more_memory(p, which, 3420);
-        read_params(PARAMS "cms-vmesa240.ini", p);
-        check_more_memory(p, which, 10000);
-    }
+    for (int which = 0; which < 3; which++)
+        for (int c = 0; c <= 168; c += 168) { /* CP time per page-in: none, and the upper end */
+            read_params(PARAMS "cms-vmesa240.ini", p);
+            p[PAGING_CPU] = c;
+            check_more_memory(p, which, 3420);
+            read_params(PARAMS "cms-vmesa240.ini", p);
+            p[PAGING_CPU] = c;
+            check_more_memory(p, which, 10000);
+        }
     /* and strictly: 2 GB more expanded storage cuts DASD page reads per command */
     read_params(PARAMS "cms-vmesa240.ini", p);
     double r0 = out_of(p, "page_reads_per_cmd");
@@ -172,6 +175,17 @@ static void test_cms_users_at_limit(void)
     CU_ASSERT(u_small < 0.9 * u_full);
     p[USERS] = u_small + 1;
     CU_ASSERT(out_of(p, "response_s") > 1.0);
+    /* CP time per page-in makes the capacity depend on storage through the processor too:
+     * more of it never raises users_at_limit, and at the 168 us upper end it costs users */
+    read_params(PARAMS "cms-vmesa240.ini", p);
+    double prev = INFINITY;
+    for (double c = 0; c <= 168; c += 42) {
+        p[PAGING_CPU] = c;
+        double u = out_of(p, "users_at_limit");
+        CU_ASSERT(u <= prev);
+        prev = u;
+    }
+    CU_ASSERT(prev < 0.98 * u_full);
 }
 
 /* The z/VM 3.1.0 runs PREDICTED from the VM/ESA 2.4.0 calibration: cms-vmesa240 with each run's
