@@ -445,7 +445,7 @@ static void test_engine_output_ranges(void)
 static void test_calibrated_files_in_range(void)
 {
     static const char *files[] = {
-        "apache-zvm63", "apache-zvm64", "cms-vmesa240", "cms-zvm310-31bit", "cms-zvm310-64bit",
+        "apache-zvm63", "apache-zvm64", "cms-releases", "cms-vmesa240",
         "dump-eckd-zvm62", "dump-eckd-zvm63", "dump-edev-zvm62", "dump-edev-zvm63",
         "fsio-cid64-20", "overcommit-zvm53", "paging-zvm63", "paging-zvm64", "sweetspot-zvm63",
         "sweetspot-zvm64"};
