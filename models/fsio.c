@@ -89,7 +89,7 @@ static const zvp_param_desc fsio_params[N_PARAMS] = {
     {"io_page_ms", "ms", "time of one page of file I/O without paging delay", 1e-6, 1e6, 0.5, 0, 0},
     {"dasd_read_ms", "ms", "device time of one z/VM page read (no queueing)", 0, 1e4, 1, 0, 0},
     {"paging_volumes", "1", "paging devices of the host, c of the M/M/c paging station (integer)",
-     1, 1e4, 16, 1, 0},
+     1, 1e4, 256, 1, 0},
     {"paged_in_base_s", "s",
      "time base of the report's 'fraction of resident memory being paged in' (not stated)", 1e-3,
      1e6, 1, 0, 0},
@@ -107,7 +107,7 @@ enum {
     O_DPA_GB,
     O_IO_IN_PROGRESS,
     O_CHAR_TIME,
-    O_PAGE_READ_MS,
+    O_PAGING_UTIL,
     N_OUTPUTS
 };
 
@@ -126,10 +126,10 @@ static const zvp_param_desc fsio_outputs[N_OUTPUTS] = {
     {"dpa_gb", "GiB", "dynamic paging area = real_memory_gb - cp_memory_gb", 0, INFINITY, 0, 0, 0},
     {"io_in_progress", "1", "mean direct I/Os in flight at the device (closed loop; 0 page-cached)",
      0, INFINITY, 0, 0, 0},
-    {"char_time_s", "s", "characteristic (residency) time of the DPA (inf: no constraint)", 0,
+    {"char_time_s", "s", "characteristic (residency) time of the DPA (1e12: no constraint)", 0,
      INFINITY, 0, 0, 0},
-    {"page_read_ms", "ms", "z/VM page read time (M/M/c paging DASD wait + service)", 0, INFINITY,
-     0, 0, 0},
+    {"paging_util_pct", "%", "utilization of the paging DASD (M/M/c; 100: saturated)", 0, 100, 0,
+     0, 0},
 };
 
 enum { C_DIRTY, C_ACTIVE, C_BASE, C_OTHER, N_CLASSES };
@@ -155,7 +155,7 @@ static int fsio_loop(double n, double s, double z, double *l_dev, double *x, zvp
 }
 
 typedef struct fsio_host {
-    double t, inst, res, reads, other_reads, p_miss, read_s, l_dev, dpa;
+    double t, inst, res, reads, other_reads, p_miss, read_s, l_dev, dpa, util;
 } fsio_host;
 
 /* The host with one fsio guest (page-cached or direct I/O) and the rest of the workload set. */
@@ -203,10 +203,12 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
     h->p_miss = refs > 0.0 ? (zvp_memhost_misses(&k[C_DIRTY], h->t) +
                               zvp_memhost_misses(&k[C_ACTIVE], h->t)) / refs
                            : 0.0;
-    /* a saturated paging DASD: no page read completes in finite time (throughput 0) */
+    /* saturated paging DASD (offered load >= volumes): no steady state for the page reads;
+     * the page-cached throughput is then 0 (read_s infinite) and the utilization shows 100 % */
     if (zvp_memhost_dasd_read(&dasd, h->reads + h->other_reads, 0.0, &u, &h->read_s, NULL) !=
         ZVP_SUCCESS)
         h->read_s = INFINITY;
+    h->util = fmin(1.0, u);
     return ZVP_SUCCESS;
 }
 
@@ -231,7 +233,7 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
         double tpc, xc, x0, l0;
         if ((st = fsio_host_solve(p, 0, pcg, 1.0, &pc, err)) != ZVP_SUCCESS)
             return st;
-        tpc = 1.0 / (1.0 + pc.p_miss * 1e3 * pc.read_s / p[P_IO_PAGE_MS]);
+        tpc = pc.p_miss > 0.0 ? 1.0 / (1.0 + pc.p_miss * 1e3 * pc.read_s / p[P_IO_PAGE_MS]) : 1.0;
         s_dev = 1.0 - p[P_STORAGE_COUPLING] * (1.0 - tpc);
         if ((st = fsio_host_solve(p, 1, 0.0, s_dev, &h, err)) != ZVP_SUCCESS)
             return st;
@@ -245,7 +247,7 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
     } else {
         if ((st = fsio_host_solve(p, 0, p[P_PAGE_CACHE_GB], 1.0, &h, err)) != ZVP_SUCCESS)
             return st;
-        thr = 1.0 / (1.0 + h.p_miss * 1e3 * h.read_s / p[P_IO_PAGE_MS]);
+        thr = h.p_miss > 0.0 ? 1.0 / (1.0 + h.p_miss * 1e3 * h.read_s / p[P_IO_PAGE_MS]) : 1.0;
     }
     if (h.inst <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,
@@ -262,8 +264,8 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
     out[O_PAGE_READS] = h.reads;
     out[O_DPA_GB] = h.dpa;
     out[O_IO_IN_PROGRESS] = h.l_dev;
-    out[O_CHAR_TIME] = h.t;
-    out[O_PAGE_READ_MS] = 1e3 * h.read_s;
+    out[O_CHAR_TIME] = fmin(h.t, 1e12); /* 1e12: no constraint (T infinite) */
+    out[O_PAGING_UTIL] = 100.0 * h.util;
     return ZVP_SUCCESS;
 }
 

@@ -156,6 +156,7 @@ enum {
     O_PAGE_MOVES,
     O_CP_PER_WORK,
     O_PAGE_MOVES_REL,
+    O_PAGE_INS_PER_WORK,
     N_OUTPUTS
 };
 
@@ -196,6 +197,8 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
     {"cp_us_per_work", "us", "CP CPU time per CPU-second of guest work (z/VM overhead per work)",
      0, INFINITY, 0, 0, 0},
     {"page_moves_rel", "1", "page_moves_per_s relative to the baseline configuration", 0,
+     INFINITY, 0, 0, 0},
+    {"page_ins_per_work", "pages", "host page-ins per CPU-second of guest work (one guest)", 0,
      INFINITY, 0, 0, 0},
 };
 
@@ -407,6 +410,7 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_GUEST_UTIL] = 100.0 * s.x * s.guest_work;
     out[O_PAGE_MOVES] = out[O_MAIN_XSTOR] + out[O_XSTOR_DASD];
     out[O_CP_PER_WORK] = 1e6 * s.cp_work;
+    out[O_PAGE_INS_PER_WORK] = s.fl.f_main;
     out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 && xs > 0.0
                                 ? (s.x * (s.fl.f_main + s.fl.f_dasd)) /
                                       (sb.x * (sb.fl.f_main + sb.fl.f_dasd))
