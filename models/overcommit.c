@@ -123,7 +123,7 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
      "CP CPU time per CMMA discard (volatile discard fault or unused page re-supplied)", 0, 1e5,
      5, 0, 0},
     {"essa_us", "us", "CPU time per CMMA page-state change (ESSA)", 0, 1e4, 2, 0, 0},
-    {"balloon_us", "us", "CPU time per balloon page moved (guest cmm + CP diagnose)", 0, 1e5, 10,
+    {"balloon_us", "us", "CP CPU time per balloon page moved (diagnose to release or reclaim it)", 0, 1e5, 10,
      0, 0},
     {"balloon_churn", "1/s",
      "share of the balloon VMRM's SHRINK/RELEASE moves per CPU-second of guest work", 0, 1, 1e-4,
@@ -190,7 +190,7 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
      INFINITY, 0, 0, 0},
     {"cp_util_pct", "%", "z/VM (CP) overhead: CP CPU utilization summed over processors", 0,
      INFINITY, 0, 0, 0},
-    {"guest_util_pct", "%", "guest CPU utilization (work, guest I/O, ESSA, balloon)", 0, INFINITY,
+    {"guest_util_pct", "%", "guest CPU utilization (work, guest I/O, ESSA)", 0, INFINITY,
      0, 0, 0},
     {"page_moves_per_s", "pages/s", "all page movement: main -> XSTOR plus XSTOR -> DASD", 0,
      INFINITY, 0, 0, 0},
@@ -278,7 +278,9 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     fl->f_dasd = fmin(fl->f_dasd, fl->f_main);
     if (cf->cmma) {
         fl->discards = zvp_memhost_misses(&k[K_CLEAN], tm);
-        fl->unused = k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
+        /* CP steals unused pages first (no write); reallocated, each needs a fresh frame -
+         * only while main storage is constrained (finite characteristic time) */
+        fl->unused = isinf(tm) ? 0.0 : k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
     }
     /* uniform access to the file set: the guest's page cache holds cache_gb of it */
     fl->g = p[P_FILE_READS] * fmax(0.0, 1.0 - fl->cache_gb / p[P_FILE_SET_GB]) +
@@ -348,10 +350,12 @@ static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error
     s->balloon = b;
     gio = s->fl.g + s->fl.discards;
     essa = cf->cmma ? 2.0 * (gio + s->fl.unused) : 0.0;
+    /* CP: faults, XSTOR moves, discards, and the balloon pages VMRM's SHRINK/RELEASE moves
+     * (each released or reclaimed with a CP diagnose) */
     s->cp_work = 1e-6 * (p[P_CP_FAULT_US] * s->fl.f_main + p[P_XSTOR_MOVE_US] * 2.0 * xs * s->fl.f_main +
-                         p[P_CP_DISCARD_US] * (s->fl.discards + s->fl.unused));
-    s->guest_work = 1.0 + 1e-6 * (p[P_GUEST_IO_CPU_US] * gio + p[P_ESSA_US] * essa +
-                                  p[P_BALLOON_US] * p[P_BALLOON_CHURN] * b * PG);
+                         p[P_CP_DISCARD_US] * (s->fl.discards + s->fl.unused) +
+                         p[P_BALLOON_US] * p[P_BALLOON_CHURN] * b * PG);
+    s->guest_work = 1.0 + 1e-6 * (p[P_GUEST_IO_CPU_US] * gio + p[P_ESSA_US] * essa);
     net.d_cpu_s = s->cp_work + s->guest_work;
     net.delay_fixed_s = 1e-3 * p[P_GUEST_IO_MS] * gio;
     net.blocking = p[P_FAULT_BLOCKING];
