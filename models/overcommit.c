@@ -288,14 +288,15 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     return ZVP_SUCCESS;
 }
 
-/* VMRM's constraint signal: host page-ins per CPU-second of guest work (discards are not
- * paging and do not count). */
+/* VMRM's constraint signal: frames CP has to reclaim (steal) per CPU-second of guest work to
+ * serve faults - host page-ins plus CMMA discard faults (a discarded page's frame was stolen
+ * too); at steady state reclaims equal faults. */
 static int oc_signal(const void *ctx, double b, double *s, zvp_error *err)
 {
     const oc_ctx *c = ctx;
     oc_flows fl;
     int st = oc_flows_at(c->p, c->c, b, &fl, err);
-    *s = fl.f_main;
+    *s = fl.f_main + fl.discards;
     return st;
 }
 
