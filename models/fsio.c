@@ -43,6 +43,7 @@ enum {
     P_DASD_READ_MS,
     P_PAGING_VOLUMES,
     P_PAGED_IN_BASE_S,
+    P_TRANSIENT_READS,
     N_PARAMS
 };
 
@@ -93,6 +94,10 @@ static const zvp_param_desc fsio_params[N_PARAMS] = {
     {"paged_in_base_s", "s",
      "time base of the report's 'fraction of resident memory being paged in' (not stated)", 1e-3,
      1e6, 1, 0, 0},
+    {"transient_reads_per_s", "pages/s",
+     "page reads of the rest of the workload set for pages its guests release soon after use "
+     "(flagged unused): no residency, so not bounded by DPA / T",
+     0, 1e9, 0, 0, 0},
 };
 
 enum {
@@ -198,7 +203,7 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
         h->res += k[j].size_gb * zvp_memhost_hit(k[j].rate_per_s, h->t);
         h->reads += zvp_memhost_misses(&k[j], h->t);
     }
-    h->other_reads = zvp_memhost_misses(&k[C_OTHER], h->t);
+    h->other_reads = zvp_memhost_misses(&k[C_OTHER], h->t) + p[P_TRANSIENT_READS];
     refs = (k[C_DIRTY].size_gb * k[C_DIRTY].rate_per_s + k[C_ACTIVE].size_gb * k[C_ACTIVE].rate_per_s) * PG;
     h->p_miss = refs > 0.0 ? (zvp_memhost_misses(&k[C_DIRTY], h->t) +
                               zvp_memhost_misses(&k[C_ACTIVE], h->t)) / refs
