@@ -165,7 +165,8 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
      INFINITY, 0, 0, 0},
     {"dasd_page_space_gb", "GiB", "guest pages held on DASD paging space", 0, INFINITY, 0, 0, 0},
     {"main_to_xstor_per_s", "pages/s", "page movement main storage -> XSTOR", 0, INFINITY, 0, 0, 0},
-    {"xstor_to_dasd_per_s", "pages/s", "page movement XSTOR -> DASD", 0, INFINITY, 0, 0, 0},
+    {"xstor_to_dasd_per_s", "pages/s", "page movement XSTOR -> DASD (main -> DASD without XSTOR)", 0,
+     INFINITY, 0, 0, 0},
     {"overcommit_ratio", "1", "guest footprint (after ballooning) / main storage", 0, INFINITY, 0,
      0, 0},
     {"cpu_util_pct", "%", "LPAR CPU utilization summed over processors", 0, INFINITY, 0, 0, 0},
@@ -399,7 +400,7 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_THROUGHPUT_REL] = s.x / sb.x;
     out[O_DASD_GB] = n * s.fl.dasd_gb;
     out[O_MAIN_XSTOR] = xs * s.x * s.fl.f_main;
-    out[O_XSTOR_DASD] = xs * s.x * s.fl.f_dasd;
+    out[O_XSTOR_DASD] = s.x * s.fl.f_dasd; /* without XSTOR: main -> DASD */
     out[O_OVERCOMMIT] = n * (p[P_GUEST_VIRTUAL_GB] - s.balloon) / p[P_REAL_MEMORY_GB];
     out[O_CPU] = 100.0 * s.x * (s.cp_work + s.guest_work);
     out[O_THROUGHPUT] = s.x;
@@ -416,10 +417,9 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_PAGE_MOVES] = out[O_MAIN_XSTOR] + out[O_XSTOR_DASD];
     out[O_CP_PER_WORK] = 1e6 * s.cp_work;
     out[O_PAGE_INS_PER_WORK] = s.fl.f_main;
-    out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 && xs > 0.0
-                                ? (s.x * (s.fl.f_main + s.fl.f_dasd)) /
-                                      (sb.x * (sb.fl.f_main + sb.fl.f_dasd))
-                                : 0.0;
+    out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 ? (s.x * (xs * s.fl.f_main + s.fl.f_dasd)) /
+                                                     (sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd))
+                                               : 0.0;
     return ZVP_SUCCESS;
 }
 

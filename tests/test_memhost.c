@@ -90,7 +90,8 @@ static void test_memhost_vmrm(void)
     CU_ASSERT_EQUAL(b, 5.0);
 }
 
-/* overcommit, calibrated: sweeps over real memory (40..400 GiB) and guests (2..20). Paging is
+/* overcommit, calibrated: sweeps over real memory (40..400 GiB) and guests (2..40, with and
+ * without XSTOR). Paging is
  * measured per unit of work (page-ins per CPU-second of guest work) and as DASD page space:
  * page-ins per second can rise with memory where the paging DASD bounds the throughput. */
 static void test_memhost_overcommit_sweeps(void)
@@ -121,9 +122,10 @@ static void test_memhost_overcommit_sweeps(void)
             prev_pg = pg;
         }
     }
-    for (double g = 2; g <= 20; g += 2) {
+    for (double g = 2; g <= 40; g += 2) {
         zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
         zvp_test_set_param(m, p, "guests", g);
+        zvp_test_set_param(m, p, "xstor_gb", fmod(g, 4.0) == 0.0 ? 0.0 : 2.0);
         zvp_test_eval_ok(m, p, o, "overcommit guests, no CMM");
         zvp_test_set_param(m, p, "cmm", 1);
         zvp_test_eval_ok(m, p, q, "overcommit guests, CMM");
