@@ -95,7 +95,13 @@ static int relation_holds(const cl_claim *c, zvp_claim_result *r)
     case CL_GT: ok = l > h; break;
     case CL_GE: ok = l >= h; break;
     default:
-        r->tolerance = c->tol_pct ? c->tol * fabs(h) / 100 : c->tol;
+        /* tol / 100 first: tol * |rhs| could overflow where N% of |rhs| does not */
+        r->tolerance = c->tol_pct ? c->tol / 100 * fabs(h) : c->tol;
+        if (!isfinite(r->tolerance)) {
+            snprintf(r->reason, sizeof r->reason, "the tolerance %.6g%% of |rhs| = %.6g "
+                     "overflows (not a finite number)", c->tol, fabs(h));
+            return 0;
+        }
         ok = fabs(l - h) <= r->tolerance;
         if (!ok)
             snprintf(r->reason, sizeof r->reason, "|lhs - rhs| = |%.6g - %.6g| = %.6g > "
