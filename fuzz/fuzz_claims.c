@@ -14,7 +14,7 @@
  *     first claim twice gives the same result;
  *   - out-of-range indexes and an unknown id are errors with a message.
  * Claims are evaluated in file order until EVAL_BUDGET_S seconds have passed (the first one
- * always): one term of the calibrated cms model costs about 0.3 s under the sanitizers, so a
+ * always): one term of the calibrated cms model costs about 0.2 s under the sanitizers, so a
  * file of a few dozen such claims would exceed the 10 s timeout without being a defect.
  * Confinement (fuzz/README.md): the calls run with the scratch directory as the working
  * directory (changed into and back around each input), which holds copies of
