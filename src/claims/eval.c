@@ -95,8 +95,9 @@ static int relation_holds(const cl_claim *c, zvp_claim_result *r)
     case CL_GT: ok = l > h; break;
     case CL_GE: ok = l >= h; break;
     default:
-        /* tol / 100 first: tol * |rhs| could overflow where N% of |rhs| does not */
-        r->tolerance = c->tol_pct ? c->tol / 100 * fabs(h) : c->tol;
+        r->tolerance = c->tol_pct ? c->tol * fabs(h) / 100 : c->tol;
+        if (c->tol_pct && !isfinite(r->tolerance)) /* tol * |rhs| overflowed: / 100 first */
+            r->tolerance = c->tol / 100 * fabs(h);
         if (!isfinite(r->tolerance)) {
             snprintf(r->reason, sizeof r->reason, "the tolerance %.6g%% of |rhs| = %.6g "
                      "overflows (not a finite number)", c->tol, fabs(h));
