@@ -220,7 +220,7 @@ asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_B       := build-fuzz
-FUZZ_NAMES   ?= model_file fit_file csv ini cli_solve cli_eval cli_sweep
+FUZZ_NAMES   ?= model_file fit_file csv ini claims cli_solve cli_eval cli_sweep
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
 FUZZ_COMMON  := $(FUZZ_B)/fuzz/common.o

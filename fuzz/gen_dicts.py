@@ -4,8 +4,9 @@
 Usage (from the repository root, after `make`):  /usr/bin/python3 fuzz/gen_dicts.py build/zvmperf
 The model, parameter and output names come from `zvmperf models --json`; the kinds and
 options of solve, eval and sweep from `zvmperf COMMAND --help`; the column names and units
-from the headers of calibration/data/*.csv and tests/data/*.csv. Rerun after adding a
-model, a command option or a data file, and commit the result.
+from the headers of calibration/data/*.csv and tests/data/*.csv; the calibrated names from
+calibration/params/*.ini; the claims syntax from calibration/claims/README.md. Rerun after
+adding a model, a command option, a data file or a calibrated file, and commit the result.
 """
 import glob
 import json
@@ -25,6 +26,12 @@ FIT_SECTIONS = ["[fit]", "[fixed]", "[inputs]", "[free]", "[match]"]
 FIT_KEYS = ["model", "data", "join", "join_key", "where", "base", "output", "starts", "residual",
             "relative", "absolute", "name"]
 CSV = [",", "\"", "\"\"", "#", "\n", "\r\n", " ", "\t", "[", "]", ",,", "\"a,b\""]
+CLAIMS_HEADER = "id,kind,source,statement,lhs,relation,rhs,tolerance"
+CLAIMS = [CLAIMS_HEADER + "\n", "fitted", "predicted", ",fitted,", ",predicted,", "<", "<=", ">",
+          ">=", "~", ",<,", ",<=,", ",>,", ",>=,", ",~,", "+", "-", "*", "/", "(", ")", "[", "]",
+          ":", ";", "=", "%", "10%", "0%", " ", "000-", "001-", "900-a", "report 000, Table 5",
+          "tests/data/claims/mm2.ini", "./", "mmc:response_s", "mmc:response_s[servers=2]",
+          "[servers=2;arrival_rate_per_s=1]", "1/0", "1e308*10", "--", "((", "))"]
 
 
 def esc(s):
@@ -85,6 +92,7 @@ def main():
     data_files += [os.path.basename(p) for p in sorted(glob.glob("tests/data/*.csv"))]
     bases = ["../params/" + os.path.basename(p) for p in sorted(glob.glob("calibration/params/*.ini"))]
     shipped = [os.path.basename(p) for p in sorted(glob.glob("calibration/params/*.ini"))]
+    calibrated = [n[:-4] for n in shipped]
     solve_help = cli("solve", "--help")
     kinds = re.findall(r"^  ([a-z0-9-]+(?:\|[a-z0-9-]+)*) ", solve_help, re.M)
     kinds = [k for ks in kinds for k in ks.split("|")]
@@ -96,6 +104,9 @@ def main():
     write("fit_file.dict", INI + FIT_SECTIONS + FIT_KEYS + mnames + params + outputs + cols +
           data_files + bases + NUMBERS + [",", ", ", ";", "release = 6.3", "dasd_type = ECKD"])
     write("csv.dict", CSV + cols + cunits + units + NUMBERS)
+    write("claims.dict", CLAIMS + CLAIMS_HEADER.split(",") + CSV + mnames + calibrated + shipped +
+          [m + ":" for m in mnames + calibrated] + [":" + o for o in outputs] + outputs +
+          params + [p + "=" for p in params] + NUMBERS)
     write("cli_solve.dict", kinds + solve_opts + ["exact", "schweitzer", "bard", "inf", "\n",
           "1,2", "0.1,0.2;0.3,0.05", "1:101,2:187", ":", ";", ","] + NUMBERS)
     write("cli_eval.dict", mnames + shipped + [n[:-4] for n in shipped] +

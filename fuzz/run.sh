@@ -24,6 +24,7 @@ for t in "$@"; do
     fit_file) seeds="calibration/fits/*.ini tests/data/fit_*.ini" maxlen=8192 ;;
     csv) seeds="calibration/data/*.csv tests/data/*.csv" maxlen=16384 ;;
     ini) seeds="calibration/params/*.ini calibration/fits/*.ini tests/data/*.ini" maxlen=16384 ;;
+    claims) seeds="calibration/claims/*.csv tests/data/claims/*.csv" maxlen=40960 ;;
     cli_*) seeds="" maxlen=1024 ;;
     *) echo "fuzz: unknown harness $t" >&2; exit 2 ;;
     esac

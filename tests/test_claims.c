@@ -140,6 +140,11 @@ static void test_relations(void)
         {"2,>=,2,", 1, NAN},     {"1,>=,2,", 0, NAN},     {"1,~,1.5,0.5", 1, 0.5},
         {"1,~,1.5,0.49", 0, 0.49}, {"1,~,1.05,5%", 1, 0.0525}, {"1,~,1.1,5%", 0, 0.055},
         {"-1,~,-1.04,4%", 1, 0.0416}, {"0,~,0,0", 1, 0},  {"1,~,-1,200%", 1, 2},
+        /* |lhs - rhs| = 1.1e308 > 200% of 1e307 = 2e307 (passed once: tol * |rhs|
+         * overflowed before the / 100; found by fuzz/fuzz_claims.c) */
+        {"-1e308,~,1e307,200%", 0, 2e307},
+        /* 1e308% of 1e300 is not a finite number: the claim fails, saying so */
+        {"1,~,1e300,1e308%", 0, INFINITY},
     };
     char text[4096];
     size_t used = (size_t)snprintf(text, sizeof text, HDR);
@@ -160,6 +165,9 @@ static void test_relations(void)
         CU_ASSERT_EQUAL(r.reason[0] == '\0', cases[i].pass);
         if (isnan(cases[i].tol)) {
             CU_ASSERT(isnan(r.tolerance));
+        } else if (isinf(cases[i].tol)) {
+            CU_ASSERT(isinf(r.tolerance));
+            CU_ASSERT(strstr(r.reason, "overflows") != NULL);
         } else {
             CU_ASSERT_DOUBLE_EQUAL(r.tolerance, cases[i].tol, 1e-15);
         }
@@ -171,6 +179,31 @@ static void test_relations(void)
     CU_ASSERT(strstr(r.reason, "tolerance") != NULL);
     zvp_claim_eval(c, 1, &r, &err);
     CU_ASSERT(strstr(r.reason, "does not hold") != NULL);
+    zvp_claims_free(c);
+}
+
+/* At most 1000 binary operators in one expression: a chain 1+1+...+1 is a tree as deep as
+ * it is long, which evaluating and freeing recurse along (a million of them overflowed the
+ * stack). 1000 operators: 1001 ones, value 1001 by hand; 1001 operators: an error. */
+static void test_operator_limit(void)
+{
+    static char text[8192];
+    size_t used = (size_t)snprintf(text, sizeof text, HDR "007-a,fitted,here,s,1");
+    zvp_error err;
+    zvp_claims *c;
+    for (int k = 0; k < 1000; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "+1");
+    snprintf(text + used, sizeof text - used, ",<,1e300,\n");
+    c = read_text("ops", text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_DOUBLE_EQUAL(lhs_of(c, 0), 1001, 0);
+    zvp_claims_free(c);
+    snprintf(text + used, sizeof text - used, "+1,<,1e300,\n");
+    c = read_text("ops", text, &err);
+    CU_ASSERT_PTR_NULL(c);
+    CU_ASSERT_EQUAL(err.status, ZVP_EPARSE);
+    CU_ASSERT(zvp_test_msg_has(&err, "more than 1000 operators"));
+    CU_ASSERT(zvp_test_msg_has(&err, "claim 007-a"));
     zvp_claims_free(c);
 }
 
@@ -247,8 +280,12 @@ static void test_errors(void)
                  "')'");
     expect_error("004-x,fitted,here,s,1 2,<,2,", ZVP_EPARSE, "unexpected '2'", "operator", NULL);
     expect_error("004-x,fitted,here,s,1..2,<,2,", ZVP_EPARSE, "'1..2'", "not a finite", NULL);
-    expect_error("004-x,fitted,here,s,mmc,<,2,", ZVP_EPARSE, "':' after the model name", NULL,
-                 NULL);
+    /* a model name ending the text: the scan stops at its end (it read past it once; found
+     * by fuzz/fuzz_claims.c) */
+    expect_error("004-x,fitted,here,s,mmc,<,2,", ZVP_EPARSE, "':' after the model name",
+                 "unexpected end of expression at column 4 of 'mmc'", NULL);
+    expect_error("004-x,fitted,here,s,1+a/b.c-d_e,<,2,", ZVP_EPARSE, "':' after the model name",
+                 "unexpected end of expression at column 12 of '1+a/b.c-d_e'", NULL);
     expect_error("004-x,fitted,here,s,nosuchmodel:x,<,2,", ZVP_ENOTFOUND, "nosuchmodel",
                  "registered", NULL);
     expect_error("004-x,fitted,here,s,mmc:nosuch,<,2,", ZVP_ENOTFOUND, "nosuch",
@@ -385,6 +422,7 @@ int zvp_test_register_claims(void)
     if (!s || !CU_add_test(s, "parser_arithmetic", test_parser_arithmetic) ||
         !CU_add_test(s, "closed_forms", test_closed_forms) ||
         !CU_add_test(s, "relations", test_relations) ||
+        !CU_add_test(s, "operator_limit", test_operator_limit) ||
         !CU_add_test(s, "failing_points", test_failing_points) ||
         !CU_add_test(s, "errors", test_errors) ||
         !CU_add_test(s, "file_errors", test_file_errors) ||

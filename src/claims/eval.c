@@ -96,6 +96,13 @@ static int relation_holds(const cl_claim *c, zvp_claim_result *r)
     case CL_GE: ok = l >= h; break;
     default:
         r->tolerance = c->tol_pct ? c->tol * fabs(h) / 100 : c->tol;
+        if (c->tol_pct && !isfinite(r->tolerance)) /* tol * |rhs| overflowed: / 100 first */
+            r->tolerance = c->tol / 100 * fabs(h);
+        if (!isfinite(r->tolerance)) {
+            snprintf(r->reason, sizeof r->reason, "the tolerance %.6g%% of |rhs| = %.6g "
+                     "overflows (not a finite number)", c->tol, fabs(h));
+            return 0;
+        }
         ok = fabs(l - h) <= r->tolerance;
         if (!ok)
             snprintf(r->reason, sizeof r->reason, "|lhs - rhs| = |%.6g - %.6g| = %.6g > "

@@ -28,9 +28,13 @@ typedef struct parser {
     const char *text, *p;
     zvp_error *err;
     int depth;
+    int operators;
 } parser;
 
 #define MAX_DEPTH 200
+/* Binary operators in one expression: evaluating and freeing recurse along the tree, and a
+ * chain 1+1+...+1 is as deep as it is long (a million of them overflowed the stack). */
+#define MAX_OPERATORS 1000
 
 void cl_node_free(cl_node *n)
 {
@@ -333,6 +337,9 @@ static int parse_level(parser *ps, cl_node **out, int additive)
         c = *ps->p;
         if (additive ? (c != '+' && c != '-') : (c != '*' && c != '/'))
             break;
+        if (++ps->operators > MAX_OPERATORS)
+            return fail(ps, ZVP_EPARSE, "more than %d operators + - * / (at column %zu)",
+                        MAX_OPERATORS, (size_t)(ps->p - ps->text) + 1);
         ps->p++;
         if (!(node = new_node(ps, c == '+' ? CL_ADD : c == '-' ? CL_SUB : c == '*' ? CL_MUL
                                                                            : CL_DIV)))
@@ -357,7 +364,7 @@ static int parse_expr(parser *ps, cl_node **out)
 int cl_parse_expr(zvp_claims *set, const cl_where *w, const char *text, cl_node **out,
                   zvp_error *err)
 {
-    parser ps = {set, w, text, text, err, 0};
+    parser ps = {set, w, text, text, err, 0, 0};
     int st;
     *out = NULL;
     st = parse_expr(&ps, out);
