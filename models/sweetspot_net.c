@@ -14,7 +14,7 @@
 /* Work cap of the exact one-lock chain per population (above it, e.g. thousands of CPUs with
  * near-constant holds, MVA's residual-life approximation is kept). */
 #define SS_EXACT_MAX_COST 4e6
-#define SS_EXACT_ITER 60
+#define SS_EXACT_ITER 200
 
 /* The CPUs at each group's locks (at[], holding or spinning) at population k, from MVA's
  * responses per visit R at its pass rate x (f: its saturation factor). The busiest single lock
@@ -34,9 +34,9 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
     size_t d = 0;
     for (size_t j = 0; j < G; j++) {
         Rm[j] = R[j];
-        if (g[j].m == 1.0 && g[j].v > 0 && g[j].S > 0 && g[j].v * g[j].S > dem) {
+        if (g[j].m >= 1.0 && g[j].v > 0 && g[j].S > 0 && g[j].v * g[j].S / g[j].m > dem) {
             d = j;
-            dem = g[j].v * g[j].S;
+            dem = g[j].v * g[j].S / g[j].m;
             any = 1;
         }
     }
@@ -53,12 +53,17 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
         for (size_t j = 0; j < G; j++)
             if (j != d && g[j].v > 0 && g[j].S > 0)
                 base += g[j].v * R[j];
-        const double Z1 = base / g[d].v;
+        /* one lock of the group: its visits v / m per pass; the group's other m - 1 locks,
+         * its equals, are part of its think time (the spinlock model's uniform zones) */
+        const double vz = g[d].v / g[d].m;
+        const double Z1 = (base + (g[d].m - 1.0) * vz * R[d]) / vz;
         zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
-        const double Rd = fmax(g[d].S, (double)k / X1 - Z1);
+        double Rd = fmax(g[d].S, (double)k / X1 - Z1);
+        if (g[d].m > 1.0) /* a fixed point in R: damped */
+            Rd = 0.5 * (Rd + R[d]);
         double change = fabs(Rd - R[d]) / Rd;
         R[d] = Rd;
-        if (g[d].v >= 1.0) {
+        if (g[d].m == 1.0 && g[d].v >= 1.0) {
             const double rho = fmin(1.0, X1 * g[d].S);
             const double cd2 = rho * rho * c2 + (1.0 - rho * rho);
             for (size_t j = 0; j < G; j++) {
