@@ -171,12 +171,13 @@ static void test_apache_line_zvm64(void) { check_line(PARAMS "apache-zvm64.ini")
  * z/VM 6.3 (6 parameters on 9 independent numbers): ETR and ITR 3 % per row, 2 % MAPE; busy
  * and T/V 1.5 % per row, 1 % MAPE, close to the fit's own residuals (at most 1.0 %), so they
  * guard the committed file against drift rather than measure the model.
- * z/VM 6.4 (ONE parameter, cp_size_ms, over the 6.3 workload): the residuals are the data's
- * departure from the 6.3 workload, so the bounds come from the report's own scatter between
- * runs it calls equal: Table 5's Sweet Spot ETR deltas reach 4.8 % where the text says "ETR was
- * relatively the same", so ETR and ITR 5 % per row, 3 % MAPE; Table 8 calls a 1.2 % busy
- * delta a "small variation", and T/V is printed to 2 decimals (0.7 % at 1.36), so busy and T/V
- * 2.5 % per row, 1.5 % MAPE. The test of prediction is the withheld 32-core column, which no
+ * z/VM 6.4: NOTHING is fitted to Table 7 (the 6.4 file is the Table 6 calibration: 6.4 = the
+ * 6.3 workload plus nothing), so this checks a prediction; the bounds come from the report's own
+ * scatter between runs it calls equal: Table 5's Sweet Spot ETR deltas reach 4.8 % where the text
+ * says "ETR was relatively the same", so ETR and ITR 5 % per row, 3 % MAPE; Table 8 calls a 1.2 %
+ * busy delta a "small variation", and T/V is printed to 2 decimals (0.7 % at 1.36), so busy and
+ * T/V 2.5 % per row, 1.5 % MAPE. The other test of prediction is the withheld 32-core column,
+ * which no test uses, and `zvmperf validate` (models/README.md, apache).
  * test uses, and `zvmperf validate` (models/README.md, apache). */
 typedef struct {
     const char *name;
@@ -240,44 +241,18 @@ static void test_apache_calibrated_zvm64(void)
     check_release(PARAMS "apache-zvm64.ini", DATA "000_table7_apache_zvm64.csv", tol64);
 }
 
-/* The 6.4 file differs from the 6.3 file only in cp_size_ms (the one release parameter: the
- * frame-manager changes of report 000 act on the CP time that grows with the size), which is
- * smaller; every other parameter is the 6.3 workload's. */
-static void test_apache_release_parameter(void)
+/* z/VM 6.4 = the 6.3 workload plus nothing: the two calibrated files hold the same parameters,
+ * bit for bit (both are the Table 6 fit; calibration/fits/apache-zvm64.ini says why report 000's
+ * Table 8 identifies no release term). A refit that lets them drift apart would turn the claims'
+ * 6.4-over-6.3 deltas from 0 into fit noise, which this catches. */
+static void test_apache_no_release_parameter(void)
 {
     zvp_model_file *a = NULL, *b = NULL;
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm63.ini", &a, NULL), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm64.ini", &b, NULL), ZVP_SUCCESS);
     const double *pa = zvp_model_file_params(a), *pb = zvp_model_file_params(b);
-    for (int i = 0; i < NP; i++) {
-        if (i == SIZE) {
-            CU_ASSERT(pb[i] < pa[i]);
-        } else {
-            CU_ASSERT_EQUAL(pb[i], pa[i]);
-        }
-    }
-    zvp_model_file_free(a);
-    zvp_model_file_free(b);
-}
-
-/* Table 8: ITR +1.1 to +3.2 % on 6.4 at the printed configurations; the calibrated files keep
- * that order there. */
-static void test_apache_release_ordering(void)
-{
-    zvp_model_file *a = NULL, *b = NULL;
-    double oa[16], ob[16];
-    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm63.ini", &a, NULL), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(PARAMS "apache-zvm64.ini", &b, NULL), ZVP_SUCCESS);
-    const zvp_model *m = zvp_model_file_model(a);
-    for (double n = 8; n <= 24; n += 8) {
-        CU_ASSERT_EQUAL(zvp_model_file_set(a, "cores", n, NULL), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL(zvp_model_file_set(b, "cores", n, NULL), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL(zvp_model_file_set(a, "storage_gb", 64 * n, NULL), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL(zvp_model_file_set(b, "storage_gb", 64 * n, NULL), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, zvp_model_file_params(a), oa, NULL), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, zvp_model_file_params(b), ob, NULL), ZVP_SUCCESS);
-        CU_ASSERT(zvp_test_output(m, ob, "itr") > zvp_test_output(m, oa, "itr"));
-    }
+    for (int i = 0; i < NP; i++)
+        CU_ASSERT_EQUAL(pb[i], pa[i]);
     zvp_model_file_free(a);
     zvp_model_file_free(b);
 }
@@ -316,9 +291,8 @@ int zvp_test_register_apache(void)
         !CU_add_test(s, "z/VM 6.3 file along Table 2's line, cores 1..256", test_apache_line_zvm63) ||
         !CU_add_test(s, "z/VM 6.4 file along Table 2's line, cores 1..256", test_apache_line_zvm64) ||
         !CU_add_test(s, "calibrated z/VM 6.3 reproduces Table 6", test_apache_calibrated_zvm63) ||
-        !CU_add_test(s, "calibrated z/VM 6.4 reproduces Table 7", test_apache_calibrated_zvm64) ||
-        !CU_add_test(s, "6.4 ITR above 6.3 (Table 8)", test_apache_release_ordering) ||
-        !CU_add_test(s, "6.4 = 6.3 workload + one release parameter", test_apache_release_parameter) ||
+        !CU_add_test(s, "z/VM 6.3 calibration predicts Table 7", test_apache_calibrated_zvm64) ||
+        !CU_add_test(s, "6.4 = 6.3 workload, no release parameter", test_apache_no_release_parameter) ||
         !CU_add_test(s, "bad input", test_apache_bad_input))
         return CU_get_error();
     return 0;

@@ -348,7 +348,7 @@ static void fsio_params(const zvp_model *m, double *p, double page_cache_gb)
     zvp_test_set_param(m, p, "other_cache_gb", 0.25);
     zvp_test_set_param(m, p, "base_gb", 0.5);
     zvp_test_set_param(m, p, "dirty_pool_gb", 4);
-    zvp_test_set_param(m, p, "residency_s", 100);
+    zvp_test_set_param(m, p, "other_gb", 0); /* the fsio guest alone in the DPA */
     zvp_test_set_param(m, p, "cache_reref_s", 50);
     zvp_test_set_param(m, p, "active_reref_s", 1);
     zvp_test_set_param(m, p, "base_reref_s", 1000);
@@ -405,7 +405,7 @@ static void test_fsio_resident_within_dpa(void)
     fsio_params(m, p, 0.25);
     zvp_test_set_param(m, p, "direct_io", 1);
     zvp_test_set_param(m, p, "buffer_gb", 1e4);
-    zvp_test_set_param(m, p, "storage_util", 0.5);
+    zvp_test_set_param(m, p, "device_share", 0.5);
     zvp_test_expect_eval_error(m, p, o, ZVP_EINVAL, "buffer_gb", "DPA", NULL);
 }
 
@@ -445,7 +445,7 @@ static void test_engine_output_ranges(void)
 static void test_calibrated_files_in_range(void)
 {
     static const char *files[] = {
-        "apache-zvm63", "apache-zvm64", "cms-vmesa240", "cms-zvm310-31bit", "cms-zvm310-64bit",
+        "apache-zvm63", "apache-zvm64", "cms-releases", "cms-vmesa240",
         "dump-eckd-zvm62", "dump-eckd-zvm63", "dump-edev-zvm62", "dump-edev-zvm63",
         "fsio-cid64-20", "overcommit-zvm53", "paging-zvm63", "paging-zvm64", "sweetspot-zvm63",
         "sweetspot-zvm64"};

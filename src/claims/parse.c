@@ -216,7 +216,7 @@ static int parse_term(parser *ps, cl_node **out)
     const zvp_model *m;
     cl_node *node;
     int st;
-    while (isalnum((unsigned char)ps->p[n]) || strchr("_.-/", ps->p[n]) != NULL)
+    while (ps->p[n] != '\0' && (isalnum((unsigned char)ps->p[n]) || strchr("_.-/", ps->p[n]) != NULL))
         n++;
     colon = ps->p + n;
     if (*colon != ':') {

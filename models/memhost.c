@@ -1,0 +1,221 @@
+/*
+ * models/memhost.c - shared core of the z/VM host memory models (overcommit, fsio): Che's
+ * characteristic-time residency, the paging DASD as an M/M/c queue with the throughput fixed
+ * point, and the VMRM-CMM loop's steady state.
+ *
+ * Equations and sources: models/README.md, section "memhost".
+ */
+
+#include <math.h>
+#include <stddef.h>
+#include "memhost.h"
+#include "zvmperf/queue.h"
+#include "internal.h"
+
+double zvp_memhost_hit(double rate_per_s, double t)
+{
+    if (isinf(t))
+        return 1.0;
+    return -expm1(-rate_per_s * t);
+}
+
+double zvp_memhost_misses(const zvp_memhost_class *c, double t)
+{
+    if (isinf(t))
+        return 0.0;
+    return c->size_gb * ZVP_MEMHOST_PAGES_PER_GIB * c->rate_per_s * exp(-c->rate_per_s * t);
+}
+
+/* f(T) = pinned + sum n_i (1 - e^{-lambda_i T}) - capacity and its derivative. */
+static double che_gap(const zvp_memhost_class *cls, size_t n, double pinned, double cap,
+                      double t, double *df)
+{
+    double f = pinned - cap, d = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        f += cls[i].size_gb * -expm1(-cls[i].rate_per_s * t);
+        d += cls[i].size_gb * cls[i].rate_per_s * exp(-cls[i].rate_per_s * t);
+    }
+    *df = d;
+    return f;
+}
+
+int zvp_memhost_char_time(const zvp_memhost_class *cls, size_t n, double pinned_gb,
+                          double capacity_gb, double *t_out, zvp_error *err)
+{
+    double total = pinned_gb, lo = 0.0, hi, t, df, rmax = 0.0;
+    if (n > ZVP_MEMHOST_MAX_CLASSES)
+        return zvp_fail(err, ZVP_EINVAL, "memhost: %zu page classes, at most %d", n,
+                        ZVP_MEMHOST_MAX_CLASSES);
+    if (!(pinned_gb >= 0.0) || !isfinite(pinned_gb) || !(capacity_gb >= 0.0) ||
+        !isfinite(capacity_gb))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "memhost: pinned memory %.17g GiB and capacity %.17g GiB must be finite "
+                        "and >= 0",
+                        pinned_gb, capacity_gb);
+    for (size_t i = 0; i < n; i++) {
+        if (!(cls[i].size_gb >= 0.0) || !isfinite(cls[i].size_gb) || !(cls[i].rate_per_s > 0.0) ||
+            !isfinite(cls[i].rate_per_s))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "memhost: page class %zu: size %.17g GiB must be finite and >= 0, "
+                            "reference rate %.17g must be finite and > 0",
+                            i, cls[i].size_gb, cls[i].rate_per_s);
+        total += cls[i].size_gb;
+        if (cls[i].size_gb > 0.0)
+            rmax = fmax(rmax, cls[i].rate_per_s);
+    }
+    if (total <= capacity_gb) {
+        *t_out = INFINITY;
+        return ZVP_SUCCESS;
+    }
+    if (pinned_gb >= capacity_gb)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "memhost: pinned (fixed) memory %.17g GiB fills the capacity %.17g GiB: "
+                        "no frames left for pageable pages",
+                        pinned_gb, capacity_gb);
+    hi = 1.0 / rmax;
+    for (int i = 0; i < 2100 && che_gap(cls, n, pinned_gb, capacity_gb, hi, &df) < 0.0; i++) {
+        lo = hi;
+        hi *= 2.0;
+    }
+    t = lo;
+    for (int i = 0; i < 400 && hi - lo > 1e-14 * hi; i++) {
+        const double f = che_gap(cls, n, pinned_gb, capacity_gb, t, &df);
+        double next;
+        if (f == 0.0) {
+            lo = hi = t;
+            break;
+        }
+        if (f < 0.0)
+            lo = t;
+        else
+            hi = t;
+        next = df > 0.0 ? t - f / df : 0.5 * (lo + hi);
+        if (!(next > lo && next < hi))
+            next = 0.5 * (lo + hi);
+        t = next;
+    }
+    *t_out = 0.5 * (lo + hi);
+    return ZVP_SUCCESS;
+}
+
+int zvp_memhost_dasd_read(const zvp_memhost_dasd *d, double reads_per_s, double writes_per_s,
+                          double *util, double *read_time_s, zvp_error *err)
+{
+    const double blocks = writes_per_s / d->pages_per_write, io = reads_per_s + blocks;
+    const double a = reads_per_s * d->read_s + blocks * d->write_s;
+    zvp_station_result q;
+    int st;
+    *util = a / (double)d->volumes;
+    *read_time_s = d->read_s;
+    if (io <= 0.0 || a <= 0.0)
+        return ZVP_SUCCESS;
+    if (a >= (double)d->volumes)
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "memhost: paging DASD utilization %.6g >= 1 (%.6g page reads/s, %.6g "
+                        "page writes/s on paging_volumes = %lu): saturated",
+                        *util, reads_per_s, writes_per_s, d->volumes);
+    if ((st = zvp_mmc(io, io / a, d->volumes, &q, err)) != ZVP_SUCCESS)
+        return st;
+    *read_time_s = q.wait_s + d->read_s;
+    return ZVP_SUCCESS;
+}
+
+/* g(x) = f(R(x)) - x; -x where the DASD saturates. */
+static int fp_gap(const zvp_memhost_dasd *d, double r, zvp_memhost_xfun f, const void *ctx,
+                  double x, double *g, zvp_error *err)
+{
+    double u, rt, xm;
+    int st;
+    if (zvp_memhost_dasd_read(d, x * r, x * r, &u, &rt, NULL) != ZVP_SUCCESS) {
+        *g = -x;
+        return ZVP_SUCCESS;
+    }
+    if ((st = f(ctx, rt, &xm, err)) != ZVP_SUCCESS)
+        return st;
+    *g = xm - x;
+    return ZVP_SUCCESS;
+}
+
+int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memhost_xfun f,
+                                   const void *ctx, double *x_out, double *util,
+                                   double *read_time_s, zvp_error *err)
+{
+    double lo = 0.0, hi, glo, ghi, x_sat;
+    int st, side = 0;
+    if ((st = f(ctx, d->read_s, &hi, err)) != ZVP_SUCCESS)
+        return st;
+    glo = hi;
+    x_sat = r > 0.0 ? (double)d->volumes / (r * (d->read_s + d->write_s / d->pages_per_write))
+                    : INFINITY;
+    if (hi >= x_sat)
+        hi = x_sat;
+    if ((st = fp_gap(d, r, f, ctx, hi, &ghi, err)) != ZVP_SUCCESS)
+        return st;
+    if (ghi >= 0.0) {
+        lo = hi;
+        glo = ghi;
+    }
+    for (int i = 0; i < 200 && ghi < 0.0 && hi - lo > 1e-13 * hi; i++) {
+        double x = hi - ghi * (hi - lo) / (ghi - glo), gx;
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        if ((st = fp_gap(d, r, f, ctx, x, &gx, err)) != ZVP_SUCCESS)
+            return st;
+        if (gx == 0.0) {
+            lo = hi = x;
+            break;
+        }
+        if (gx > 0.0) {
+            lo = x;
+            glo = gx;
+            if (side == 1)
+                ghi *= 0.5;
+            side = 1;
+        } else {
+            hi = x;
+            ghi = gx;
+            if (side == -1)
+                glo *= 0.5;
+            side = -1;
+        }
+    }
+    *x_out = 0.5 * (lo + hi);
+    if (zvp_memhost_dasd_read(d, *x_out * r, *x_out * r, util, read_time_s, NULL) != ZVP_SUCCESS)
+        *x_out = lo;
+    if (!(*x_out > 0.0))
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "memhost: paging DASD saturated at any positive throughput");
+    return zvp_memhost_dasd_read(d, *x_out * r, *x_out * r, util, read_time_s, err);
+}
+
+int zvp_memhost_vmrm_steady(zvp_memhost_signal s, const void *ctx, double target, double b_max,
+                            double *b_out, zvp_error *err)
+{
+    double lo = 0.0, hi = b_max, v;
+    int st;
+    if ((st = s(ctx, 0.0, &v, err)) != ZVP_SUCCESS)
+        return st;
+    if (v <= target || b_max <= 0.0) {
+        *b_out = 0.0;
+        return ZVP_SUCCESS;
+    }
+    if ((st = s(ctx, b_max, &v, err)) != ZVP_SUCCESS)
+        return st;
+    if (v > target) {
+        *b_out = b_max;
+        return ZVP_SUCCESS;
+    }
+    while (hi - lo > 1e-12 * b_max) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi)
+            break;
+        if ((st = s(ctx, mid, &v, err)) != ZVP_SUCCESS)
+            return st;
+        if (v > target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *b_out = 0.5 * (lo + hi);
+    return ZVP_SUCCESS;
+}

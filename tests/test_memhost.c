@@ -1,0 +1,195 @@
+/* tests/test_memhost.c - the shared host-memory core (models/memhost.c) against closed forms
+ * and independent computations, and sweeps of the two models built on it (overcommit, fsio):
+ * more real memory never lowers throughput or raises paging, CMM never raises DASD page
+ * space, shares stay within 0-100 %. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "tests.h"
+#include "zvmperf/zvmperf.h"
+#include "../models/memhost.h"
+
+#define PARAMS "../calibration/params/"
+
+/* One class: n (1 - e^{-lambda T}) = C gives T = -ln(1 - C/n) / lambda. */
+static void test_memhost_one_class(void)
+{
+    zvp_memhost_class c = {40.0, 0.01};
+    zvp_error err = {0};
+    double t;
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(&c, 1, 0.0, 10.0, &t, &err), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(t, -log(1.0 - 10.0 / 40.0) / 0.01, 1e-12);
+    /* with 4 GiB pinned the pageable part has 6 GiB */
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(&c, 1, 4.0, 10.0, &t, &err), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(t, -log(1.0 - 6.0 / 40.0) / 0.01, 1e-12);
+    /* everything fits: infinite time, hit 1, no misses */
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(&c, 1, 0.0, 40.0, &t, &err), ZVP_SUCCESS);
+    CU_ASSERT(isinf(t));
+    CU_ASSERT_EQUAL(zvp_memhost_hit(0.01, t), 1.0);
+    CU_ASSERT_EQUAL(zvp_memhost_misses(&c, t), 0.0);
+    /* pinned memory beyond the capacity: refused, naming both */
+    CU_ASSERT_EQUAL(zvp_memhost_char_time(&c, 1, 12.0, 10.0, &t, &err), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&err, "12") && zvp_test_msg_has(&err, "10"));
+}
+
+/* Three classes against an independent bisection on T (200 halvings of [0, 1e9]). */
+static void test_memhost_three_classes(void)
+{
+    const zvp_memhost_class c[3] = {{8.0, 1.0}, {30.0, 0.02}, {100.0, 1e-4}};
+    zvp_error err = {0};
+    double t, lo = 0.0, hi = 1e9, res = 0.0;
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(c, 3, 1.0, 30.0, &t, &err), ZVP_SUCCESS);
+    for (int i = 0; i < 200; i++) {
+        const double mid = 0.5 * (lo + hi);
+        const double f = 1.0 + 8.0 * (1 - exp(-mid)) + 30.0 * (1 - exp(-0.02 * mid)) +
+                         100.0 * (1 - exp(-1e-4 * mid));
+        if (f < 30.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    ZVP_ASSERT_REL(t, 0.5 * (lo + hi), 1e-10);
+    for (int i = 0; i < 3; i++)
+        res += c[i].size_gb * zvp_memhost_hit(c[i].rate_per_s, t);
+    ZVP_ASSERT_REL(res + 1.0, 30.0, 1e-10);
+    /* misses = n lambda e^{-lambda T} pages */
+    ZVP_ASSERT_REL(zvp_memhost_misses(&c[1], t), 30.0 * 262144.0 * 0.02 * exp(-0.02 * t), 1e-12);
+}
+
+/* The paging DASD with one volume and reads only is M/M/1: read time S / (1 - rho). */
+static void test_memhost_dasd(void)
+{
+    const zvp_memhost_dasd d = {1, 0.005, 0.008, 16};
+    zvp_error err = {0};
+    double u, r;
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_dasd_read(&d, 100.0, 0.0, &u, &r, &err), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(u, 0.5, 1e-12);
+    ZVP_ASSERT_REL(r, 0.005 / (1.0 - 0.5), 1e-9);
+    CU_ASSERT_EQUAL(zvp_memhost_dasd_read(&d, 200.0, 0.0, &u, &r, &err), ZVP_EUNSTABLE);
+}
+
+static int linear_signal(const void *ctx, double b, double *s, zvp_error *err)
+{
+    (void)ctx;
+    (void)err;
+    *s = 100.0 - 8.0 * b;
+    return ZVP_SUCCESS;
+}
+
+/* VMRM loop: s(B) = 100 - 8 B settles at s = target, B = (100 - target) / 8; clamped. */
+static void test_memhost_vmrm(void)
+{
+    zvp_error err = {0};
+    double b;
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_vmrm_steady(linear_signal, NULL, 20.0, 16.0, &b, &err),
+                          ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 10.0, 1e-10);
+    CU_ASSERT_EQUAL(zvp_memhost_vmrm_steady(linear_signal, NULL, 120.0, 16.0, &b, &err), 0);
+    CU_ASSERT_EQUAL(b, 0.0);
+    CU_ASSERT_EQUAL(zvp_memhost_vmrm_steady(linear_signal, NULL, 20.0, 5.0, &b, &err), 0);
+    CU_ASSERT_EQUAL(b, 5.0);
+}
+
+/* overcommit, calibrated: sweeps over real memory (40..400 GiB) and guests (2..40, with and
+ * without XSTOR). Paging is
+ * measured per unit of work (page-ins per CPU-second of guest work) and as DASD page space:
+ * page-ins per second can rise with memory where the paging DASD bounds the throughput. */
+static void test_memhost_overcommit_sweeps(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o[64], q[64];
+    for (int cfg = 0; cfg < 3; cfg++) {
+        double prev_x = 0.0, prev_pg = INFINITY;
+        for (double mem = 40.0; mem <= 400.0; mem *= 1.25) {
+            zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+            zvp_test_set_param(m, p, "cmm", cfg == 1);
+            zvp_test_set_param(m, p, "cmma", cfg == 2);
+            zvp_test_set_param(m, p, "real_memory_gb", mem);
+            zvp_test_eval_ok(m, p, o, "overcommit memory sweep");
+            const double x = zvp_test_output(m, o, "throughput_per_s");
+            /* with CMM the VMRM loop holds the paging signal and releases balloon as memory grows,
+             * so page space may grow: per-work page-ins only */
+            const double pg = zvp_test_output(m, o, "page_ins_per_work") +
+                              (cfg == 1 ? 0.0 : zvp_test_output(m, o, "dasd_page_space_gb"));
+            CU_ASSERT(x >= prev_x * (1 - 1e-9));
+            CU_ASSERT(pg <= prev_pg * (1 + 1e-9) + 1e-9);
+            CU_ASSERT(zvp_test_output(m, o, "paging_util_pct") >= 0 &&
+                      zvp_test_output(m, o, "paging_util_pct") <= 100);
+            if (x < prev_x * (1 - 1e-9) || pg > prev_pg * (1 + 1e-9) + 1e-9)
+                fprintf(stderr, "\n  overcommit cfg %d mem %g: X %g (prev %g), page-ins %g (prev %g)",
+                        cfg, mem, x, prev_x, pg, prev_pg);
+            prev_x = x;
+            prev_pg = pg;
+        }
+    }
+    for (double g = 2; g <= 40; g += 2) {
+        zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+        zvp_test_set_param(m, p, "guests", g);
+        zvp_test_set_param(m, p, "xstor_gb", fmod(g, 4.0) == 0.0 ? 0.0 : 2.0);
+        zvp_test_eval_ok(m, p, o, "overcommit guests, no CMM");
+        zvp_test_set_param(m, p, "cmm", 1);
+        zvp_test_eval_ok(m, p, q, "overcommit guests, CMM");
+        CU_ASSERT(zvp_test_output(m, q, "dasd_page_space_gb") <=
+                  zvp_test_output(m, o, "dasd_page_space_gb") * (1 + 1e-12) + 1e-12);
+        CU_ASSERT(zvp_test_output(m, q, "balloon_gb") >= 0 &&
+                  zvp_test_output(m, q, "balloon_gb") <= 16);
+        /* no page space on DASD without page movement to DASD */
+        if (zvp_test_output(m, o, "dasd_page_space_gb") > 1.0)
+            CU_ASSERT(zvp_test_output(m, o, "xstor_to_dasd_per_s") > 0.0);
+    }
+}
+
+/* fsio, calibrated: real memory 32 -> 1024 GiB drives residency; shares within 0-100 %. */
+static void test_memhost_fsio_sweeps(void)
+{
+    const zvp_model *m = zvp_test_find_model("fsio");
+    double p[64], o[64];
+    for (int direct = 0; direct <= 1; direct++) {
+        double prev_res = 0.0, prev_reads = INFINITY, prev_thr = direct ? INFINITY : 0.0;
+        for (double mem = 32.0; mem <= 1024.0; mem *= 2.0) {
+            zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
+            zvp_test_set_param(m, p, "direct_io", direct);
+            zvp_test_set_param(m, p, "page_cache_gb", direct ? 0.29296875 : 6.0);
+            zvp_test_set_param(m, p, "real_memory_gb", mem);
+            zvp_test_eval_ok(m, p, o, "fsio memory sweep");
+            const double res = zvp_test_output(m, o, "resident_gb");
+            const double reads = zvp_test_output(m, o, "page_reads_per_s");
+            const double thr = zvp_test_output(m, o, "throughput_rel");
+            for (const char *const *k = (const char *const[]){"resident_share_pct", "dpa_share_pct",
+                                                              "page_read_share_pct", NULL};
+                 *k; k++)
+                CU_ASSERT(zvp_test_output(m, o, *k) >= 0 && zvp_test_output(m, o, *k) <= 100);
+            CU_ASSERT(res >= prev_res * (1 - 1e-12));
+            CU_ASSERT(reads <= prev_reads * (1 + 1e-12) + 1e-12);
+            /* page-cached throughput never falls with memory; direct I/O never rises */
+            CU_ASSERT(direct ? thr <= prev_thr * (1 + 1e-12) : thr >= prev_thr * (1 - 1e-12));
+            prev_res = res;
+            prev_reads = reads;
+            prev_thr = thr;
+        }
+        /* residency depends on real memory: 32 GiB holds less than 1024 GiB */
+        zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
+        zvp_test_set_param(m, p, "real_memory_gb", 32);
+        zvp_test_eval_ok(m, p, o, "fsio 32");
+        const double r32 = zvp_test_output(m, o, "resident_share_pct");
+        zvp_test_set_param(m, p, "real_memory_gb", 1024);
+        zvp_test_eval_ok(m, p, o, "fsio 1024");
+        CU_ASSERT(zvp_test_output(m, o, "resident_share_pct") > r32 + 1.0);
+    }
+}
+
+int zvp_test_register_memhost(void)
+{
+    CU_pSuite s = CU_add_suite("memhost", NULL, NULL);
+    if (!s)
+        return CU_get_error();
+    if (!CU_add_test(s, "characteristic time, one class (closed form)", test_memhost_one_class) ||
+        !CU_add_test(s, "characteristic time, three classes (bisection)",
+                     test_memhost_three_classes) ||
+        !CU_add_test(s, "paging DASD is M/M/1 with one volume", test_memhost_dasd) ||
+        !CU_add_test(s, "VMRM loop steady state (linear signal)", test_memhost_vmrm) ||
+        !CU_add_test(s, "overcommit sweeps: memory, guests, CMM", test_memhost_overcommit_sweeps) ||
+        !CU_add_test(s, "fsio sweeps: memory 32 -> 1024 GiB", test_memhost_fsio_sweeps))
+        return CU_get_error();
+    return 0;
+}
