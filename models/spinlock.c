@@ -15,6 +15,7 @@
 #include "registry.h"
 #include "internal.h"
 #include "zvmperf/queue.h"
+#include "spinlock.h"
 
 enum { P_CPUS, P_WORK, P_HOLD, P_SCV, P_ZONES, P_SKEW, P_HANDOFF, N_P };
 enum { O_SPIN, O_UTIL, O_ACQ, O_SPIN_ACQ, O_COLL, N_O };
@@ -431,3 +432,15 @@ const zvp_model zvp_model_spinlock = {
     spinlock_eval,
     &spinlock_sim,
 };
+
+/* The exact one-lock chain for other models (models/spinlock.h): the same functions, exposed. */
+void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
+                        double *X, double *ET, double *pi0)
+{
+    spin_exact(N, Z, S, c2, h, w, X, ET, pi0);
+}
+
+double zvp_spinlock_exact_cost(unsigned long N, double c2)
+{
+    return exact_cost(N, c2);
+}

@@ -409,7 +409,8 @@ const zvp_model zvp_model_sweetspot = {
     "bottleneck, CPUs that find no free frame go round the frame-request path again (retry or "
     "defer) and take an available-list lock each pass; closed network of CPUs over the "
     "available-list locks (one on 6.3, zones on 6.4), the PTRM and IBR aging-list locks, MVA "
-    "with non-exponential holds; frame counts set the phase times.",
+    "with non-exponential holds, the busiest lock by the exact finite-source M/G/1 chain; "
+    "frame counts set the phase times.",
     "report 000 ("
     "Memory Management Serialization Contention Relief and 2 TB Central Storage Support), "
     "Tables 1, 3, 4 and its list of z/VM 6.4 changes",

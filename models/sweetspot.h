@@ -24,8 +24,10 @@ typedef struct ss_net_sol {
 /*
  * ss_mva - n CPUs (n >= 1, real: linear in n between floor(n) and floor(n) + 1) loop: work
  * Z seconds (exponential), then the G groups' locks in turn. MVA with the residual-life
- * correction for holds of squared coefficient of variation c2 (the spinlock model's, exact
- * for c2 = 1); a saturated lock caps the pass rate. Pure.
+ * correction for holds of squared coefficient of variation c2 (exact for c2 = 1); for c2 != 1
+ * the busiest lock group is then solved by the spinlock model's exact finite-source M/G/1
+ * chain, and the locks fed by a lock every pass takes get the variability of its departures.
+ * Pure.
  */
 void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_sol *o);
 

@@ -5,14 +5,96 @@
  * pass takes an available-list lock. Derivation: models/README.md, sweetspot.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
+#include "spinlock.h"
 #include "sweetspot.h"
+
+/* Work cap of the exact one-lock chain per population (above it, e.g. thousands of CPUs with
+ * near-constant holds, MVA's residual-life approximation is kept). */
+#define SS_EXACT_MAX_COST 4e6
+#define SS_EXACT_ITER 200
+
+/* The CPUs at each group's locks (at[], holding or spinning) at population k, from MVA's
+ * responses per visit R at its pass rate x (f: its saturation factor). The busiest single lock
+ * (m = 1: the global available-list lock on z/VM 6.3, the IBR aging-list lock on 6.4) is solved
+ * exactly: the spinlock model's finite-source M/G/1 departure chain with the rest of the pass
+ * (work + the other locks' responses) as its think time per visit (taken as exponential: a
+ * geometric number of passes). When every pass takes that lock (v >= 1), the other locks see
+ * its departures, whose SCV is rho^2 c2 + (1 - rho^2) (Marshall's approximation, Poisson
+ * arrivals), thinned to their share p of it: their MVA waiting time is scaled by the
+ * Allen-Cunneen factor (c_a^2 + c2) / (1 + c2), c_a^2 = p c_d^2 + 1 - p (1 for exponential
+ * holds). The two in turn to a fixed point. Returns the pass rate. */
+static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, size_t G,
+                       double *R, double x, double f, double *at)
+{
+    int any = 0;
+    double *w = NULL, dem = 0.0, Rm[SS_GROUPS];
+    size_t d = 0;
+    for (size_t j = 0; j < G; j++) {
+        Rm[j] = R[j];
+        if (g[j].m >= 1.0 && g[j].v > 0 && g[j].S > 0 && g[j].v * g[j].S / g[j].m > dem) {
+            d = j;
+            dem = g[j].v * g[j].S / g[j].m;
+            any = 1;
+        }
+    }
+    /* exponential holds: the network is product form and MVA exact (nothing to correct) */
+    if (any && c2 != 1.0 && Z > 0.0 && zvp_spinlock_exact_cost(k, c2) <= SS_EXACT_MAX_COST)
+        w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(k) * sizeof *w);
+    if (!w) { /* no single lock (or out of memory): MVA */
+        for (size_t j = 0; j < G; j++)
+            at[j] = g[j].v > 0 && g[j].S > 0 ? f * x * g[j].v * R[j] : 0.0;
+        return x;
+    }
+    for (int it = 0; it < SS_EXACT_ITER; it++) {
+        double base = Z, X1, ET, pi0;
+        for (size_t j = 0; j < G; j++)
+            if (j != d && g[j].v > 0 && g[j].S > 0)
+                base += g[j].v * R[j];
+        /* one lock of the group: its visits v / m per pass; the group's other m - 1 locks,
+         * its equals, are part of its think time (the spinlock model's uniform zones) */
+        const double vz = g[d].v / g[d].m;
+        const double Z1 = (base + (g[d].m - 1.0) * vz * R[d]) / vz;
+        zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
+        double Rd = fmax(g[d].S, (double)k / X1 - Z1);
+        if (g[d].m > 1.0) /* a fixed point in R: damped */
+            Rd = 0.5 * (Rd + R[d]);
+        double change = fabs(Rd - R[d]) / Rd;
+        R[d] = Rd;
+        if (g[d].m == 1.0 && g[d].v >= 1.0) {
+            const double rho = fmin(1.0, X1 * g[d].S);
+            const double cd2 = rho * rho * c2 + (1.0 - rho * rho);
+            for (size_t j = 0; j < G; j++) {
+                if (j == d || !(g[j].v > 0 && g[j].S > 0))
+                    continue;
+                const double p = fmin(1.0, g[j].v / (g[j].m * g[d].v));
+                const double ca2 = p * cd2 + 1.0 - p;
+                const double Rj = g[j].S + (Rm[j] - g[j].S) * (ca2 + c2) / (1.0 + c2);
+                change = fmax(change, fabs(Rj - R[j]) / Rj);
+                R[j] = Rj;
+            }
+        }
+        if (change <= 1e-10)
+            break;
+    }
+    free(w);
+    double cyc = Z;
+    for (size_t j = 0; j < G; j++)
+        if (g[j].v > 0 && g[j].S > 0)
+            cyc += g[j].v * R[j];
+    x = (double)k / cyc;
+    for (size_t j = 0; j < G; j++)
+        at[j] = g[j].v > 0 && g[j].S > 0 ? x * g[j].v * R[j] : 0.0;
+    return x;
+}
 
 void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_sol *o)
 {
     double Q[SS_GROUPS] = {0}, U[SS_GROUPS] = {0}, R[SS_GROUPS] = {0}, at[SS_GROUPS] = {0};
-    double at0[SS_GROUPS] = {0}, x0 = 0.0, x = 0.0, cap = INFINITY;
+    double R0[SS_GROUPS] = {0}, at0[SS_GROUPS] = {0}, x0 = 0.0, f0 = 1.0, x = 0.0, f = 1.0;
+    double cap = INFINITY;
     const double n0 = floor(n);
     const unsigned long k1 = n0 < n ? (unsigned long)n0 + 1 : (unsigned long)n0;
     for (size_t j = 0; j < G; j++)
@@ -31,7 +113,7 @@ void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_s
         }
         x = fmin((double)k / cyc, cap);
         /* f = 1 unless a saturated lock caps x: then the locks still hold k - x Z CPUs */
-        const double f = cyc > Z ? ((double)k - x * Z) / (x * (cyc - Z)) : 1.0;
+        f = cyc > Z ? ((double)k - x * Z) / (x * (cyc - Z)) : 1.0;
         for (size_t j = 0; j < G; j++) {
             at[j] = f * x * g[j].v * R[j];
             Q[j] = g[j].m > 0 ? at[j] / g[j].m : 0.0;
@@ -39,10 +121,17 @@ void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_s
         }
         if ((double)k == n0) {
             x0 = x;
+            f0 = f;
             for (size_t j = 0; j < G; j++)
-                at0[j] = at[j];
+                R0[j] = R[j];
         }
     }
+    /* the populations floor(n) and floor(n) + 1 with the busiest single lock exact */
+    x0 = at_locks((unsigned long)n0, Z, c2, g, G, R0, x0, f0, at0);
+    x = k1 == (unsigned long)n0 ? x0 : at_locks(k1, Z, c2, g, G, R, x, f, at);
+    if (k1 == (unsigned long)n0)
+        for (size_t j = 0; j < G; j++)
+            at[j] = at0[j];
     const double t = n - n0;
     o->x_per_s = x0 + t * (x - x0);
     for (size_t j = 0; j < SS_GROUPS; j++) {

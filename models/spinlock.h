@@ -1,0 +1,22 @@
+/* models/spinlock.h - private to the models (not installed): the spinlock model's exact
+ * one-lock solution, for other models whose networks contain a single spin lock (sweetspot).
+ * Derivation: models/README.md, spinlock, "One zone". */
+#ifndef ZVP_MODELS_SPINLOCK_H
+#define ZVP_MODELS_SPINLOCK_H
+
+/*
+ * zvp_spinlock_exact - N CPUs (N >= 1) each think Z > 0 seconds (exponential), then take one
+ * lock held S seconds (SCV c2, drawn as the simulator draws it), plus h seconds per CPU
+ * spinning at the handoff: the finite-source M/G/1 queue by its departure chain. Writes the
+ * lock's acquisition rate X (1/s), the mean hold with handoff ET (s) and the share pi0 of
+ * departures that leave nobody waiting. w: scratch of zvp_spinlock_exact_scratch(N) doubles.
+ * Pure.
+ */
+void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
+                        double *X, double *ET, double *pi0);
+
+/* Scratch size (doubles) and work ((phases + 1) N^2 / 2 inner steps) of zvp_spinlock_exact. */
+#define ZVP_SPINLOCK_EXACT_SCRATCH(N) (4 * (size_t)(N) + 2)
+double zvp_spinlock_exact_cost(unsigned long N, double c2);
+
+#endif
