@@ -157,6 +157,7 @@ enum {
     O_CP_PER_WORK,
     O_PAGE_MOVES_REL,
     O_PAGE_INS_PER_WORK,
+    O_PAGE_MOVES_DECREASE,
     N_OUTPUTS
 };
 
@@ -201,6 +202,9 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
      INFINITY, 0, 0, 0},
     {"page_ins_per_work", "pages", "host page-ins per CPU-second of guest work (one guest)", 0,
      INFINITY, 0, 0, 0},
+    {"page_moves_decrease_pct", "%",
+     "decrease of page_moves_per_s against the baseline configuration: 100 (1 - page_moves_rel)",
+     -INFINITY, 100, 0, 0, 0},
 };
 
 enum { K_STABLE, K_COLD, K_CLEAN, K_DIRTY, K_UNUSED, N_KINDS };
@@ -212,7 +216,7 @@ typedef struct oc_config {
 
 /* Per-guest flows per CPU-second of guest work at a given balloon. */
 typedef struct oc_flows {
-    double f_main, f_dasd, discards, unused, g, dasd_gb, resident_gb, cache_gb, swapped;
+    double f_main, f_dasd, discards, unused, churn, g, dasd_gb, resident_gb, cache_gb, swapped;
 } oc_flows;
 
 typedef struct oc_ctx {
@@ -253,13 +257,15 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     if (cf->pgmbk)
         cm = fmin(cm, 128.0 * p[P_PGMBK_GB]); /* 1 MB segment per 8 KB PGMBK below 2 GB */
     cm /= n;
-    /* with CMMA the unused class is discarded at once: never resident, never paged */
-    nm = cf->cmma ? K_UNUSED : N_KINDS;
+    /* every class competes for main storage (one characteristic time); with CMMA the clean
+     * page cache (volatile) and the free pages (unused) are discarded when CP steals their
+     * frames: they never reach XSTOR or DASD (held at their main-storage residency) */
+    nm = N_KINDS;
     if ((st = zvp_memhost_char_time(k, nm, 0.0, cm, &tm, err)) != ZVP_SUCCESS)
         return st;
     for (size_t i = 0; i < nm; i++) {
-        if (cf->cmma && i == K_CLEAN)
-            pinned += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm); /* volatile: main only */
+        if (cf->cmma && (i == K_CLEAN || i == K_UNUSED))
+            pinned += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm);
         else
             paged[np++] = k[i];
     }
@@ -268,7 +274,7 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
         (st = zvp_memhost_char_time(paged, np, pinned, cm + p[P_XSTOR_GB] / n, &tx, err)) !=
             ZVP_SUCCESS)
         return st;
-    *fl = (oc_flows){0, 0, 0, 0, 0, 0, 0, fl->cache_gb, fl->swapped};
+    *fl = (oc_flows){0, 0, 0, 0, 0, 0, 0, 0, fl->cache_gb, fl->swapped};
     for (size_t i = 0; i < np; i++) {
         fl->f_main += zvp_memhost_misses(&paged[i], tm);
         fl->f_dasd += zvp_memhost_misses(&paged[i], tx);
@@ -279,9 +285,11 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     fl->f_dasd = fmin(fl->f_dasd, fl->f_main);
     if (cf->cmma) {
         fl->discards = zvp_memhost_misses(&k[K_CLEAN], tm);
-        /* CP steals unused pages first (no write); reallocated, each needs a fresh frame -
-         * only while main storage is constrained (finite characteristic time) */
-        fl->unused = isinf(tm) ? 0.0 : k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
+        /* a free page whose frame CP stole (discarded, no write) needs a fresh frame when
+         * Linux reallocates it: no page-in, no XSTOR or DASD I/O */
+        fl->unused = zvp_memhost_misses(&k[K_UNUSED], tm);
+        /* Linux sets every page it frees unused and every page it allocates stable (ESSA) */
+        fl->churn = k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
     }
     /* uniform access to the file set: the guest's page cache holds cache_gb of it */
     fl->g = p[P_FILE_READS] * fmax(0.0, 1.0 - fl->cache_gb / p[P_FILE_SET_GB]) +
@@ -297,7 +305,7 @@ static int oc_signal(const void *ctx, double b, double *s, zvp_error *err)
     const oc_ctx *c = ctx;
     oc_flows fl;
     int st = oc_flows_at(c->p, c->c, b, &fl, err);
-    *s = fl.f_main + fl.discards;
+    *s = fl.f_main + fl.discards + fl.unused;
     return st;
 }
 
@@ -351,7 +359,7 @@ static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error
         return st;
     s->balloon = b;
     gio = s->fl.g + s->fl.discards;
-    essa = cf->cmma ? 2.0 * (gio + s->fl.unused) : 0.0;
+    essa = cf->cmma ? 2.0 * (gio + s->fl.churn) : 0.0;
     /* CP: faults, XSTOR moves, discards, and the balloon pages VMRM's SHRINK/RELEASE moves
      * (each released or reclaimed with a CP diagnose) */
     s->cp_work = 1e-6 * (p[P_CP_FAULT_US] * s->fl.f_main + p[P_XSTOR_MOVE_US] * 2.0 * xs * s->fl.f_main +
@@ -420,6 +428,7 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 ? (s.x * (xs * s.fl.f_main + s.fl.f_dasd)) /
                                                      (sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd))
                                                : 0.0;
+    out[O_PAGE_MOVES_DECREASE] = 100.0 * (1.0 - out[O_PAGE_MOVES_REL]);
     return ZVP_SUCCESS;
 }
 
