@@ -57,6 +57,7 @@ enum {
     P_GUEST_IO_MS,
     P_GUEST_IO_CPU_US,
     P_FAULT_BLOCKING,
+    P_REREF_SPREAD,
     N_PARAMS
 };
 
@@ -133,6 +134,9 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"guest_io_cpu_us", "us", "CPU time per guest disk read (Linux and CP)", 0, 1e5, 50, 0, 0},
     {"fault_blocking", "1", "theta: share of a DASD page read's time that blocks the virtual CPU",
      0, 1, 1, 0, 0},
+    {"reref_spread", "1",
+     "spread of the re-reference rates within a class: log-uniform over [rate/s, rate*s] (1 = "
+     "one rate)", 1, 1000, 1, 0, 0},
 };
 
 enum {
@@ -235,13 +239,14 @@ static void oc_classes(const double *p, double b, zvp_memhost_class *k, double *
     const double w = fmin(v, p[P_WORKING_SET_GB]), h = p[P_HOT_SHARE];
     const double c0 = fmax(0.0, v - w - u);
     const double c = fmax(0.0, c0 - fmax(0.0, b - u)), phi = p[P_DIRTY_SHARE];
+    const double sp = p[P_REREF_SPREAD];
     const double rc = p[P_FILE_READS] / (p[P_FILE_SET_GB] * PG);
     *swapped = fmin((1.0 - h) * w, fmax(0.0, b - u - c0));
-    k[K_STABLE] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S]};
-    k[K_COLD] = (zvp_memhost_class){(1.0 - h) * w - *swapped, 1.0 / p[P_COLD_REREF_S]};
-    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * c, rc > 0.0 ? rc : 1e-300};
-    k[K_DIRTY] = (zvp_memhost_class){phi * c, rc > 0.0 ? rc : 1e-300};
-    k[K_UNUSED] = (zvp_memhost_class){fmax(0.0, u - b), 1.0 / p[P_UNUSED_REREF_S]};
+    k[K_STABLE] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S], sp};
+    k[K_COLD] = (zvp_memhost_class){(1.0 - h) * w - *swapped, 1.0 / p[P_COLD_REREF_S], sp};
+    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * c, rc > 0.0 ? rc : 1e-300, sp};
+    k[K_DIRTY] = (zvp_memhost_class){phi * c, rc > 0.0 ? rc : 1e-300, sp};
+    k[K_UNUSED] = (zvp_memhost_class){fmax(0.0, u - b), 1.0 / p[P_UNUSED_REREF_S], sp};
     *cache = c;
 }
 
@@ -265,7 +270,7 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
         return st;
     for (size_t i = 0; i < nm; i++) {
         if (cf->cmma && (i == K_CLEAN || i == K_UNUSED))
-            pinned += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm);
+            pinned += k[i].size_gb * zvp_memhost_class_hit(&k[i], tm);
         else
             paged[np++] = k[i];
     }
@@ -278,10 +283,10 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     for (size_t i = 0; i < np; i++) {
         fl->f_main += zvp_memhost_misses(&paged[i], tm);
         fl->f_dasd += zvp_memhost_misses(&paged[i], tx);
-        fl->dasd_gb += paged[i].size_gb * (1.0 - zvp_memhost_hit(paged[i].rate_per_s, tx));
+        fl->dasd_gb += paged[i].size_gb * (1.0 - zvp_memhost_class_hit(&paged[i], tx));
     }
     for (size_t i = 0; i < nm; i++)
-        fl->resident_gb += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm);
+        fl->resident_gb += k[i].size_gb * zvp_memhost_class_hit(&k[i], tm);
     fl->f_dasd = fmin(fl->f_dasd, fl->f_main);
     if (cf->cmma) {
         fl->discards = zvp_memhost_misses(&k[K_CLEAN], tm);
