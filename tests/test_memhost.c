@@ -85,9 +85,10 @@ static void test_memhost_spread(void)
         double f = 2.0;
         for (int c = 0; c < 2; c++) {
             const double l = log(sp[c].spread), h = 2.0 * l / 20000.0;
-            for (int i = 0; i < 20000; i++)
-                f += sp[c].size_gb * (1.0 - exp(-sp[c].rate_per_s * exp(-l + (i + 0.5) * h) * mid)) *
-                     h / (2.0 * l);
+            for (int i = 0; i < 20000; i++) {
+                const double r = sp[c].rate_per_s * exp(-l + (i + 0.5) * h);
+                f += sp[c].size_gb * (1.0 - exp(-r * mid)) * h / (2.0 * l);
+            }
         }
         if (f < 15.0)
             lo = mid;
