@@ -182,10 +182,10 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
         buffers = p[P_BUFFER_GB] * h->l_dev;
     } else
         cache = cache_gb - p[P_OTHER_CACHE_GB];
-    k[C_DIRTY] = (zvp_memhost_class){fmin(cache, p[P_DIRTY_POOL_GB]), 1.0 / p[P_CACHE_REREF_S]};
-    k[C_ACTIVE] = (zvp_memhost_class){cache - k[C_DIRTY].size_gb, 1.0 / p[P_ACTIVE_REREF_S]};
-    k[C_BASE] = (zvp_memhost_class){p[P_BASE_GB] + p[P_OTHER_CACHE_GB], 1.0 / p[P_BASE_REREF_S]};
-    k[C_OTHER] = (zvp_memhost_class){p[P_OTHER_GB], 1.0 / p[P_OTHER_REREF_S]};
+    k[C_DIRTY] = (zvp_memhost_class){fmin(cache, p[P_DIRTY_POOL_GB]), 1.0 / p[P_CACHE_REREF_S], 0};
+    k[C_ACTIVE] = (zvp_memhost_class){cache - k[C_DIRTY].size_gb, 1.0 / p[P_ACTIVE_REREF_S], 0};
+    k[C_BASE] = (zvp_memhost_class){p[P_BASE_GB] + p[P_OTHER_CACHE_GB], 1.0 / p[P_BASE_REREF_S], 0};
+    k[C_OTHER] = (zvp_memhost_class){p[P_OTHER_GB], 1.0 / p[P_OTHER_REREF_S], 0};
     if (buffers >= h->dpa)
         return zvp_fail(err, ZVP_EINVAL,
                         "fsio: direct-I/O buffers in flight buffer_gb x L = %.17g GiB (L = %.17g "

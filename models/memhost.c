@@ -19,11 +19,76 @@ double zvp_memhost_hit(double rate_per_s, double t)
     return -expm1(-rate_per_s * t);
 }
 
+/* e^x E1(x), x > 0: the series of E1 for x <= 1, the continued fraction (modified Lentz)
+ * beyond (Abramowitz & Stegun 5.1.11 and 5.1.22). */
+static double e1_scaled(double x)
+{
+    if (x <= 1.0) {
+        double sum = 0.0, term = 1.0;
+        for (int k = 1; k < 60; k++) {
+            term *= -x / k;
+            sum += term / k;
+            if (fabs(term) < 1e-17 * fabs(sum))
+                break;
+        }
+        return exp(x) * (-0.57721566490153286061 - log(x) - sum);
+    }
+    {
+        double b = x + 1.0, c = 1.0 / 1e-300, d = 1.0 / b, h = d;
+        for (int i = 1; i < 300; i++) {
+            const double an = -(double)i * i;
+            b += 2.0;
+            d = 1.0 / (an * d + b);
+            c = b + an / c;
+            h *= c * d;
+            if (fabs(c * d - 1.0) < 1e-16)
+                break;
+        }
+        return h;
+    }
+}
+
+/* (E1(a) - E1(b)) for 0 < a < b, without overflow or cancellation of the scaled parts. */
+static double e1_diff(double a, double b)
+{
+    return exp(-a) * e1_scaled(a) - exp(-b) * e1_scaled(b);
+}
+
+static int spread_of(const zvp_memhost_class *c)
+{
+    return c->spread > 1.0 && isfinite(c->spread);
+}
+
+double zvp_memhost_class_hit(const zvp_memhost_class *c, double t)
+{
+    double a, b;
+    if (!spread_of(c))
+        return zvp_memhost_hit(c->rate_per_s, t);
+    if (isinf(t))
+        return 1.0;
+    if (!(t > 0.0))
+        return 0.0;
+    a = c->rate_per_s * t / c->spread;
+    b = c->rate_per_s * t * c->spread;
+    return fmin(1.0, fmax(0.0, 1.0 - e1_diff(a, b) / (2.0 * log(c->spread))));
+}
+
+/* misses per page per unit of time (the derivative of the resident share in T) */
+static double miss_rate(const zvp_memhost_class *c, double t)
+{
+    if (!spread_of(c))
+        return c->rate_per_s * exp(-c->rate_per_s * t);
+    if (!(t > 0.0)) /* the mean rate of the log-uniform spread */
+        return c->rate_per_s * (c->spread - 1.0 / c->spread) / (2.0 * log(c->spread));
+    return (exp(-c->rate_per_s * t / c->spread) - exp(-c->rate_per_s * t * c->spread)) /
+           (2.0 * t * log(c->spread));
+}
+
 double zvp_memhost_misses(const zvp_memhost_class *c, double t)
 {
     if (isinf(t))
         return 0.0;
-    return c->size_gb * ZVP_MEMHOST_PAGES_PER_GIB * c->rate_per_s * exp(-c->rate_per_s * t);
+    return c->size_gb * ZVP_MEMHOST_PAGES_PER_GIB * miss_rate(c, t);
 }
 
 /* f(T) = pinned + sum n_i (1 - e^{-lambda_i T}) - capacity and its derivative. */
@@ -32,8 +97,8 @@ static double che_gap(const zvp_memhost_class *cls, size_t n, double pinned, dou
 {
     double f = pinned - cap, d = 0.0;
     for (size_t i = 0; i < n; i++) {
-        f += cls[i].size_gb * -expm1(-cls[i].rate_per_s * t);
-        d += cls[i].size_gb * cls[i].rate_per_s * exp(-cls[i].rate_per_s * t);
+        f += cls[i].size_gb * zvp_memhost_class_hit(&cls[i], t);
+        d += cls[i].size_gb * miss_rate(&cls[i], t);
     }
     *df = d;
     return f;
@@ -61,7 +126,7 @@ int zvp_memhost_char_time(const zvp_memhost_class *cls, size_t n, double pinned_
                             i, cls[i].size_gb, cls[i].rate_per_s);
         total += cls[i].size_gb;
         if (cls[i].size_gb > 0.0)
-            rmax = fmax(rmax, cls[i].rate_per_s);
+            rmax = fmax(rmax, cls[i].rate_per_s * (spread_of(&cls[i]) ? cls[i].spread : 1.0));
     }
     if (total <= capacity_gb) {
         *t_out = INFINITY;

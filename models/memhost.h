@@ -12,11 +12,14 @@
 #define ZVP_MEMHOST_PAGES_PER_GIB 262144.0
 #define ZVP_MEMHOST_MAX_CLASSES 16
 
-/* One page class: size_gb pages (GiB) each referenced at rate_per_s (per page, per unit of
- * time or of work; > 0, finite). */
+/* One page class: size_gb pages (GiB) referenced at rate_per_s (per page, per unit of time or
+ * of work; > 0, finite). spread: 0 or 1 = every page at rate_per_s; s > 1 = the pages' rates
+ * spread log-uniformly over [rate/s, rate*s] (rate is their geometric mean), which smooths the
+ * residency cliff of a single rate. */
 typedef struct zvp_memhost_class {
     double size_gb;
     double rate_per_s;
+    double spread;
 } zvp_memhost_class;
 
 /**
@@ -35,7 +38,12 @@ int zvp_memhost_char_time(const zvp_memhost_class *cls, size_t n, double pinned_
 /* Resident share 1 - exp(-lambda T) of a class (1 when T is infinite). */
 double zvp_memhost_hit(double rate_per_s, double t);
 
-/* Misses (page-ins) per unit of time of a class: n lambda exp(-lambda T), in pages. */
+/* Resident share of a class with its spread: 1 - (E1(lambda T / s) - E1(lambda T s)) / (2 ln s)
+ * (the mean of 1 - exp(-r T) over the log-uniform rates r); zvp_memhost_hit when s <= 1. */
+double zvp_memhost_class_hit(const zvp_memhost_class *c, double t);
+
+/* Misses (page-ins) per unit of time of a class: n lambda exp(-lambda T), in pages; with a
+ * spread s > 1: n (exp(-lambda T / s) - exp(-lambda T s)) / (2 T ln s). */
 double zvp_memhost_misses(const zvp_memhost_class *c, double t);
 
 /* Paging DASD: `volumes` devices as one pooled M/M/c station (models/README.md, paging). It

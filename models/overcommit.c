@@ -57,6 +57,7 @@ enum {
     P_GUEST_IO_MS,
     P_GUEST_IO_CPU_US,
     P_FAULT_BLOCKING,
+    P_REREF_SPREAD,
     N_PARAMS
 };
 
@@ -133,6 +134,9 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"guest_io_cpu_us", "us", "CPU time per guest disk read (Linux and CP)", 0, 1e5, 50, 0, 0},
     {"fault_blocking", "1", "theta: share of a DASD page read's time that blocks the virtual CPU",
      0, 1, 1, 0, 0},
+    {"reref_spread", "1",
+     "spread of the re-reference rates within a class: log-uniform over [rate/s, rate*s] (1 = "
+     "one rate)", 1, 1000, 1, 0, 0},
 };
 
 enum {
@@ -157,6 +161,7 @@ enum {
     O_CP_PER_WORK,
     O_PAGE_MOVES_REL,
     O_PAGE_INS_PER_WORK,
+    O_PAGE_MOVES_DECREASE,
     N_OUTPUTS
 };
 
@@ -201,6 +206,9 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
      INFINITY, 0, 0, 0},
     {"page_ins_per_work", "pages", "host page-ins per CPU-second of guest work (one guest)", 0,
      INFINITY, 0, 0, 0},
+    {"page_moves_decrease_pct", "%",
+     "decrease of page_moves_per_s against the baseline configuration: 100 (1 - page_moves_rel)",
+     -INFINITY, 100, 0, 0, 0},
 };
 
 enum { K_STABLE, K_COLD, K_CLEAN, K_DIRTY, K_UNUSED, N_KINDS };
@@ -212,7 +220,7 @@ typedef struct oc_config {
 
 /* Per-guest flows per CPU-second of guest work at a given balloon. */
 typedef struct oc_flows {
-    double f_main, f_dasd, discards, unused, g, dasd_gb, resident_gb, cache_gb, swapped;
+    double f_main, f_dasd, discards, unused, churn, g, dasd_gb, resident_gb, cache_gb, swapped;
 } oc_flows;
 
 typedef struct oc_ctx {
@@ -231,13 +239,14 @@ static void oc_classes(const double *p, double b, zvp_memhost_class *k, double *
     const double w = fmin(v, p[P_WORKING_SET_GB]), h = p[P_HOT_SHARE];
     const double c0 = fmax(0.0, v - w - u);
     const double c = fmax(0.0, c0 - fmax(0.0, b - u)), phi = p[P_DIRTY_SHARE];
+    const double sp = p[P_REREF_SPREAD];
     const double rc = p[P_FILE_READS] / (p[P_FILE_SET_GB] * PG);
     *swapped = fmin((1.0 - h) * w, fmax(0.0, b - u - c0));
-    k[K_STABLE] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S]};
-    k[K_COLD] = (zvp_memhost_class){(1.0 - h) * w - *swapped, 1.0 / p[P_COLD_REREF_S]};
-    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * c, rc > 0.0 ? rc : 1e-300};
-    k[K_DIRTY] = (zvp_memhost_class){phi * c, rc > 0.0 ? rc : 1e-300};
-    k[K_UNUSED] = (zvp_memhost_class){fmax(0.0, u - b), 1.0 / p[P_UNUSED_REREF_S]};
+    k[K_STABLE] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S], sp};
+    k[K_COLD] = (zvp_memhost_class){(1.0 - h) * w - *swapped, 1.0 / p[P_COLD_REREF_S], sp};
+    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * c, rc > 0.0 ? rc : 1e-300, sp};
+    k[K_DIRTY] = (zvp_memhost_class){phi * c, rc > 0.0 ? rc : 1e-300, sp};
+    k[K_UNUSED] = (zvp_memhost_class){fmax(0.0, u - b), 1.0 / p[P_UNUSED_REREF_S], sp};
     *cache = c;
 }
 
@@ -253,13 +262,15 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
     if (cf->pgmbk)
         cm = fmin(cm, 128.0 * p[P_PGMBK_GB]); /* 1 MB segment per 8 KB PGMBK below 2 GB */
     cm /= n;
-    /* with CMMA the unused class is discarded at once: never resident, never paged */
-    nm = cf->cmma ? K_UNUSED : N_KINDS;
+    /* every class competes for main storage (one characteristic time); with CMMA the clean
+     * page cache (volatile) and the free pages (unused) are discarded when CP steals their
+     * frames: they never reach XSTOR or DASD (held at their main-storage residency) */
+    nm = N_KINDS;
     if ((st = zvp_memhost_char_time(k, nm, 0.0, cm, &tm, err)) != ZVP_SUCCESS)
         return st;
     for (size_t i = 0; i < nm; i++) {
-        if (cf->cmma && i == K_CLEAN)
-            pinned += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm); /* volatile: main only */
+        if (cf->cmma && (i == K_CLEAN || i == K_UNUSED))
+            pinned += k[i].size_gb * zvp_memhost_class_hit(&k[i], tm);
         else
             paged[np++] = k[i];
     }
@@ -268,20 +279,22 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
         (st = zvp_memhost_char_time(paged, np, pinned, cm + p[P_XSTOR_GB] / n, &tx, err)) !=
             ZVP_SUCCESS)
         return st;
-    *fl = (oc_flows){0, 0, 0, 0, 0, 0, 0, fl->cache_gb, fl->swapped};
+    *fl = (oc_flows){0, 0, 0, 0, 0, 0, 0, 0, fl->cache_gb, fl->swapped};
     for (size_t i = 0; i < np; i++) {
         fl->f_main += zvp_memhost_misses(&paged[i], tm);
         fl->f_dasd += zvp_memhost_misses(&paged[i], tx);
-        fl->dasd_gb += paged[i].size_gb * (1.0 - zvp_memhost_hit(paged[i].rate_per_s, tx));
+        fl->dasd_gb += paged[i].size_gb * (1.0 - zvp_memhost_class_hit(&paged[i], tx));
     }
     for (size_t i = 0; i < nm; i++)
-        fl->resident_gb += k[i].size_gb * zvp_memhost_hit(k[i].rate_per_s, tm);
+        fl->resident_gb += k[i].size_gb * zvp_memhost_class_hit(&k[i], tm);
     fl->f_dasd = fmin(fl->f_dasd, fl->f_main);
     if (cf->cmma) {
         fl->discards = zvp_memhost_misses(&k[K_CLEAN], tm);
-        /* CP steals unused pages first (no write); reallocated, each needs a fresh frame -
-         * only while main storage is constrained (finite characteristic time) */
-        fl->unused = isinf(tm) ? 0.0 : k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
+        /* a free page whose frame CP stole (discarded, no write) needs a fresh frame when
+         * Linux reallocates it: no page-in, no XSTOR or DASD I/O */
+        fl->unused = zvp_memhost_misses(&k[K_UNUSED], tm);
+        /* Linux sets every page it frees unused and every page it allocates stable (ESSA) */
+        fl->churn = k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
     }
     /* uniform access to the file set: the guest's page cache holds cache_gb of it */
     fl->g = p[P_FILE_READS] * fmax(0.0, 1.0 - fl->cache_gb / p[P_FILE_SET_GB]) +
@@ -297,7 +310,7 @@ static int oc_signal(const void *ctx, double b, double *s, zvp_error *err)
     const oc_ctx *c = ctx;
     oc_flows fl;
     int st = oc_flows_at(c->p, c->c, b, &fl, err);
-    *s = fl.f_main + fl.discards;
+    *s = fl.f_main + fl.discards + fl.unused;
     return st;
 }
 
@@ -351,7 +364,7 @@ static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error
         return st;
     s->balloon = b;
     gio = s->fl.g + s->fl.discards;
-    essa = cf->cmma ? 2.0 * (gio + s->fl.unused) : 0.0;
+    essa = cf->cmma ? 2.0 * (gio + s->fl.churn) : 0.0;
     /* CP: faults, XSTOR moves, discards, and the balloon pages VMRM's SHRINK/RELEASE moves
      * (each released or reclaimed with a CP diagnose) */
     s->cp_work = 1e-6 * (p[P_CP_FAULT_US] * s->fl.f_main + p[P_XSTOR_MOVE_US] * 2.0 * xs * s->fl.f_main +
@@ -420,6 +433,7 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 ? (s.x * (xs * s.fl.f_main + s.fl.f_dasd)) /
                                                      (sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd))
                                                : 0.0;
+    out[O_PAGE_MOVES_DECREASE] = 100.0 * (1.0 - out[O_PAGE_MOVES_REL]);
     return ZVP_SUCCESS;
 }
 

@@ -14,7 +14,7 @@
 /* One class: n (1 - e^{-lambda T}) = C gives T = -ln(1 - C/n) / lambda. */
 static void test_memhost_one_class(void)
 {
-    zvp_memhost_class c = {40.0, 0.01};
+    zvp_memhost_class c = {40.0, 0.01, 0};
     zvp_error err = {0};
     double t;
     CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(&c, 1, 0.0, 10.0, &t, &err), ZVP_SUCCESS);
@@ -35,7 +35,7 @@ static void test_memhost_one_class(void)
 /* Three classes against an independent bisection on T (200 halvings of [0, 1e9]). */
 static void test_memhost_three_classes(void)
 {
-    const zvp_memhost_class c[3] = {{8.0, 1.0}, {30.0, 0.02}, {100.0, 1e-4}};
+    const zvp_memhost_class c[3] = {{8.0, 1.0, 0}, {30.0, 0.02, 0}, {100.0, 1e-4, 0}};
     zvp_error err = {0};
     double t, lo = 0.0, hi = 1e9, res = 0.0;
     CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(c, 3, 1.0, 30.0, &t, &err), ZVP_SUCCESS);
@@ -54,6 +54,48 @@ static void test_memhost_three_classes(void)
     ZVP_ASSERT_REL(res + 1.0, 30.0, 1e-10);
     /* misses = n lambda e^{-lambda T} pages */
     ZVP_ASSERT_REL(zvp_memhost_misses(&c[1], t), 30.0 * 262144.0 * 0.02 * exp(-0.02 * t), 1e-12);
+}
+
+/* A class whose rates spread log-uniformly over [lambda/s, lambda s]: its resident share and
+ * misses against an independent midpoint quadrature over u = ln(r / lambda) in [-ln s, ln s]
+ * (20,000 nodes), at several T around and across the rates; the characteristic time of two
+ * spread classes against a bisection on the quadrature; spread 1 equals the single rate. */
+static void test_memhost_spread(void)
+{
+    const zvp_memhost_class one = {10.0, 0.01, 1.0};
+    const zvp_memhost_class sp[2] = {{10.0, 0.01, 3.0}, {20.0, 0.0005, 5.0}};
+    const double ts[5] = {0.5, 30.0, 100.0, 700.0, 3000.0};
+    zvp_error err = {0};
+    double t, lo = 0.0, hi = 1e9;
+    ZVP_ASSERT_REL(zvp_memhost_class_hit(&one, 70.0), 1.0 - exp(-0.7), 1e-14);
+    for (int j = 0; j < 5; j++) {
+        const double l = log(3.0), h = 2.0 * l / 20000.0;
+        double hit = 0.0, miss = 0.0;
+        for (int i = 0; i < 20000; i++) {
+            const double r = 0.01 * exp(-l + (i + 0.5) * h);
+            hit += (1.0 - exp(-r * ts[j])) * h / (2.0 * l);
+            miss += r * exp(-r * ts[j]) * h / (2.0 * l);
+        }
+        ZVP_ASSERT_REL(zvp_memhost_class_hit(&sp[0], ts[j]), hit, 1e-7);
+        ZVP_ASSERT_REL(zvp_memhost_misses(&sp[0], ts[j]), 10.0 * 262144.0 * miss, 1e-7);
+    }
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_char_time(sp, 2, 2.0, 15.0, &t, &err), ZVP_SUCCESS);
+    for (int k = 0; k < 200; k++) {
+        const double mid = 0.5 * (lo + hi);
+        double f = 2.0;
+        for (int c = 0; c < 2; c++) {
+            const double l = log(sp[c].spread), h = 2.0 * l / 20000.0;
+            for (int i = 0; i < 20000; i++) {
+                const double r = sp[c].rate_per_s * exp(-l + (i + 0.5) * h);
+                f += sp[c].size_gb * (1.0 - exp(-r * mid)) * h / (2.0 * l);
+            }
+        }
+        if (f < 15.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    ZVP_ASSERT_REL(t, 0.5 * (lo + hi), 1e-6);
 }
 
 /* The paging DASD with one volume and reads only is M/M/1: read time S / (1 - rho). */
@@ -186,6 +228,7 @@ int zvp_test_register_memhost(void)
     if (!CU_add_test(s, "characteristic time, one class (closed form)", test_memhost_one_class) ||
         !CU_add_test(s, "characteristic time, three classes (bisection)",
                      test_memhost_three_classes) ||
+        !CU_add_test(s, "spread rates (quadrature)", test_memhost_spread) ||
         !CU_add_test(s, "paging DASD is M/M/1 with one volume", test_memhost_dasd) ||
         !CU_add_test(s, "VMRM loop steady state (linear signal)", test_memhost_vmrm) ||
         !CU_add_test(s, "overcommit sweeps: memory, guests, CMM", test_memhost_overcommit_sweeps) ||

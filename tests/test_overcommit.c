@@ -43,6 +43,37 @@ static void test_overcommit_states(void)
     ZVP_ASSERT_REL(zvp_test_output(m, o53, "throughput_rel"), 1.0, 1e-12);
 }
 
+/* CMMA steals before it discards: fresh frames (reallocated free pages whose frame CP stole)
+ * cannot exceed the free pages' reallocation rate, the discarded classes never reach DASD (page
+ * space not above z/VM 5.3's), and with main storage for everything there is no fresh frame at
+ * all. The virtual CPUs wait for guest reads, so 30 of them on 10 processors stay below 1000 %. */
+static void test_overcommit_cmma_steal(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o53[64], oc[64], ocmm[64], o[64];
+    long iu, iv, ir;
+    zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+    iu = zvp_model_param_index(m, "unused_share", NULL);
+    iv = zvp_model_param_index(m, "guest_virtual_gb", NULL);
+    ir = zvp_model_param_index(m, "unused_reref_s", NULL);
+    CU_ASSERT_FATAL(iu >= 0 && iv >= 0 && ir >= 0);
+    eval_cfg(m, 0, 0, o53);
+    eval_cfg(m, 0, 1, oc);
+    eval_cfg(m, 1, 0, ocmm);
+    CU_ASSERT(zvp_test_output(m, oc, "unused_faults_per_s") <=
+              zvp_test_output(m, oc, "throughput_per_s") * p[iu] * p[iv] * 262144.0 / p[ir]);
+    CU_ASSERT(zvp_test_output(m, oc, "dasd_page_space_gb") <=
+              zvp_test_output(m, o53, "dasd_page_space_gb"));
+    ZVP_ASSERT_REL(zvp_test_output(m, oc, "page_moves_decrease_pct"),
+                   100.0 * (1.0 - zvp_test_output(m, oc, "page_moves_rel")), 1e-12);
+    CU_ASSERT(zvp_test_output(m, ocmm, "cpu_util_pct") < 1000.0);
+    zvp_test_set_param(m, p, "cmma", 1);
+    zvp_test_set_param(m, p, "guests", 4);
+    zvp_test_eval_ok(m, p, o, "4 guests fit");
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "unused_faults_per_s"), 0.0);
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "discard_faults_per_s"), 0.0);
+}
+
 /* No overcommitment: 2 guests of 16 GiB on 80 GiB, no XSTOR: nothing pages, and with no guest
  * I/O and no think time the 6 virtual CPUs on 10 processors run flat out: X = 6 CPU-s/s. */
 static void test_overcommit_closed_form(void)
@@ -85,6 +116,8 @@ int zvp_test_register_overcommit(void)
     if (!s)
         return CU_get_error();
     if (!CU_add_test(s, "CMMA states and the VMRM loop", test_overcommit_states) ||
+        !CU_add_test(s, "CMMA steals before it discards; CPU below the processors",
+                     test_overcommit_cmma_steal) ||
         !CU_add_test(s, "closed form without overcommitment", test_overcommit_closed_form) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
