@@ -15,22 +15,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "tests.h"
+#include "test_cms.h"
 #include "zvmperf/zvmperf.h"
 
 #define DATA "../calibration/data/"
 #define PARAMS "../calibration/params/"
 #define FITS "../calibration/fits/"
 
-enum {
-    USERS, THINK, CPUS, CPU_MS, PAGEABLE, XSTOR_MIB, MDC_REAL, MDC_XSTOR, SHARED, SERVER,
-    LT_REF, LT_K, PAGE_VOL, PAGE_MS, XSTOR_US, MDC_READS, MDC_HIT, OTHER_RIO, IO_VOL, DASD_MS,
-    NET_DELAY, OTHER_DELAY, LIMIT, PAGING_CPU, PAGE_INS_REF, NP
-};
-
-static const zvp_model *model(void) { return zvp_test_model("cms", NP); }
-
-static void read_params(const char *path, double *p) { zvp_test_read_params(path, "cms", p, NP); }
 
 /* A hand-picked network. One user: 1000 - 0 - 0 - 0 = 1000 central pages per user, 2 MiB =
  * 512 expanded pages, so 1512 pages in all; F(m) = 4 (100 / m)^2: F(1000) = 0.04 page-ins per

@@ -7,21 +7,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "tests.h"
+#include "test_cms.h"
 #include "zvmperf/zvmperf.h"
 
 #define DATA "../calibration/data/"
 #define PARAMS "../calibration/params/"
 
-enum {
-    USERS, THINK, CPUS, CPU_MS, PAGEABLE, XSTOR_MIB, MDC_REAL, MDC_XSTOR, SHARED, SERVER,
-    LT_REF, LT_K, PAGE_VOL, PAGE_MS, XSTOR_US, MDC_READS, MDC_HIT, OTHER_RIO, IO_VOL, DASD_MS,
-    NET_DELAY, OTHER_DELAY, LIMIT, PAGING_CPU, PAGE_INS_REF, NP
-};
-
-static const zvp_model *model(void) { return zvp_test_model("cms", NP); }
-
-static void read_params(const char *path, double *p) { zvp_test_read_params(path, "cms", p, NP); }
 
 static double out_of(const double *p, const char *name)
 {
