@@ -808,6 +808,17 @@ fi
 # inputs the report does not give as ranges (Monte Carlo); more users than central storage has pages refused
 expect 0 "users_at_limit" -- "$ZVP" eval calibration/params/cms-releases.ini --interval 0.9 --method mc --samples 100 xstor_in_us=1..100 server_pages=7700..14400 paging_cpu_us=0..168
 expect 2 "users = 200000 leave .* at least 1 page per user" -- "$ZVP" eval calibration/params/cms-vmesa240.ini users=200000
+# the same answer as numbers: a real interval (not the degenerate one of a whole-number output),
+# the value inside it, and no draw above the closed network's CPU asymptote N <= (limit + think +
+# other delay) x cpus / D_cpu = (1 + 9.12 + 0.711) x 2 / 5.172 ms = 4188 users, with other_delay_s
+# at three of its standard errors (0.088 s) above the fitted value
+if "$ZVP" eval calibration/params/cms-releases.ini --interval 0.9 --method mc --samples 100 xstor_in_us=1..100 server_pages=7700..14400 paging_cpu_us=0..168 --json > "$T/cms_cap.json" && "$PY" - "$T/cms_cap.json" <<'PYEOF'
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]["users_at_limit"]
+bound = (1 + 9.12 + 0.711 + 3 * 0.088) * 2 / 5.172e-3
+assert o["lo"] < o["value"] <= o["hi"] and o["hi"] - o["lo"] > 50 and o["hi"] <= bound, o
+PYEOF
+then ok; else bad "cms users_at_limit interval: $(cat "$T/cms_cap.json")"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
