@@ -164,7 +164,7 @@ static const zvp_param_desc cms_outputs[N_OUTPUTS] = {
      0, 0, 0},
     {"users_at_limit", "1",
      "most users whose response time is at most response_limit_s (capacity), whole", 0,
-     (double)CMS_MAX_USERS, 0, 0, 0},
+     (double)CMS_MAX_USERS, 0, 1, 0},
 };
 
 /* Pages of central storage left to the users' private pages, and of expanded storage. */

@@ -819,6 +819,20 @@ bound = (1 + 9.12 + 0.711 + 3 * 0.088) * 2 / 5.172e-3
 assert o["lo"] < o["value"] <= o["hi"] and o["hi"] - o["lo"] > 50 and o["hi"] <= bound, o
 PYEOF
 then ok; else bad "cms users_at_limit interval: $(cat "$T/cms_cap.json")"; fi
+# the delta method has no interval for a whole-number output (its derivative is 0 almost
+# everywhere): null with the reason, never the degenerate [4188, 4188] it once printed
+expect 0 "users_at_limit .* nan .* nan .*use --method mc" -- "$ZVP" eval calibration/params/cms-releases.ini --interval 0.9
+if "$ZVP" eval calibration/params/cms-releases.ini --interval 0.9 --json > "$T/cms_delta.json" && "$PY" - "$T/cms_delta.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"]["users_at_limit"]
+assert o["lo"] is None and o["hi"] is None, o
+assert "whole-number" in d["nulls"]["/outputs/users_at_limit/lo"], d["nulls"]
+# the continuous outputs keep their delta-method intervals
+assert any(v["lo"] is not None and v["lo"] < v["hi"] for k, v in d["outputs"].items()
+           if k != "users_at_limit"), d["outputs"]
+PYEOF
+then ok; else bad "cms users_at_limit delta interval: $(cat "$T/cms_delta.json")"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

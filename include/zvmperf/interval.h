@@ -55,7 +55,10 @@ zvp_interval_options zvp_interval_default_options(void);
  * An output without a residual variance (not matched by the fit) gets the parameter part
  * only. Fitted parameters without covariance (at a bound) are held at their value.
  * @param params    [n_params], or NULL: the file's parameters.
- * @param value, lo, hi  [n_outputs] each; NaN where undefined.
+ * @param value, lo, hi  [n_outputs] each; NaN where undefined, and lo/hi NaN for a
+ *                   whole-number output (descriptor `integer`) under the delta method: the
+ *                   derivative of a step function is 0 almost everywhere, so the method
+ *                   has no interval for it (Monte Carlo has).
  * @param no_result  may be NULL: share (0..1) of the MC draws without a model result (no
  *                   steady state); 0 for delta.
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, an option out of range naming it, no covariance in

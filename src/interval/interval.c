@@ -85,6 +85,11 @@ static void delta_point(const zvp_iv_plan *pl, const double *params, const doubl
     }
     for (size_t j = 0; j < no; j++) {
         double extra = pl->resvar[j] * (pl->relative[j] ? y0[j] * y0[j] : 1.0);
+        if (m->outputs[j].integer) { /* a step function: its derivative is 0 almost
+                                        everywhere, so the delta method has no interval */
+            lo[j * stride] = hi[j * stride] = NAN;
+            continue;
+        }
         zvp_delta_bounds(y0[j], s->grad + j, no, pl->cov, n, extra, pl->q, &lo[j * stride],
                          &hi[j * stride]);
         if (!isnan(lo[j * stride])) /* within the output's valid range */
