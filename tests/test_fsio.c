@@ -8,6 +8,8 @@
 #include "tests.h"
 #include "zvmperf/zvmperf.h"
 
+#define PARAMS "../calibration/params/"
+
 /* A page-cached guest alone with the rest of the workload set (other_gb = 50, re-referenced
  * every 200 s) on a DPA of 40 GiB: T solves sum_j S_j (1 - e^{-T/r_j}) = 40 (bisection here),
  * resident share and page reads follow. */
@@ -118,6 +120,52 @@ static void test_fsio_loop_ratio(void)
     CU_ASSERT(fsio_hand_l(10, 1.0 / 6.0) / fsio_hand_l(6, 1.0 / 6.0) > 0.964 * top);
 }
 
+/* The calibrated point has no knife-edge (issue 14; `zvmperf sensitivity`): at each of the
+ * fit's four rows, every fitted output's elasticity to every parameter stays within 3 in
+ * magnitude. The largest, paged_in_share_pct to real_memory_gb (about -3.0 at the medium
+ * page-cached row), is Che's: a paged-in fraction falls as -lambda T / (1 - exp(-lambda T))
+ * with T, and T moves 1.3-1.7 % per 1 % of real memory; it must stay negative. */
+static void test_fsio_no_knife_edge(void)
+{
+    const zvp_model *m = zvp_test_find_model("fsio");
+    static const double rows[4][3] = {{0, 6, 1}, {0, 10, 10.0 / 6.0}, {1, 0.29296875, 1},
+                                      {1, 0.29296875, 10.0 / 6.0}};
+    static const char *const fitted[] = {"resident_share_pct", "dpa_share_pct",
+                                         "page_read_share_pct", "paged_in_share_pct"};
+    double p[64], e[64 * 64];
+    zvp_error err;
+    CU_ASSERT_FATAL(m->n_params <= 64 && m->n_outputs <= 64);
+    for (int r = 0; r < 4; r++) {
+        zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
+        zvp_test_set_param(m, p, "direct_io", rows[r][0]);
+        zvp_test_set_param(m, p, "page_cache_gb", rows[r][1]);
+        zvp_test_set_param(m, p, "io_intensity", rows[r][2]);
+        CU_ASSERT_EQUAL_FATAL(zvp_sensitivity(m, p, 0.0, e, NULL, NULL, &err), ZVP_SUCCESS);
+        for (size_t j = 0; j < m->n_outputs; j++) {
+            int is_fitted = 0;
+            for (int f = 0; f < 4; f++)
+                is_fitted |= strcmp(m->outputs[j].name, fitted[f]) == 0;
+            /* the direct-I/O rows fit only the two shares (no page reads stated) */
+            if (!is_fitted || (rows[r][0] == 1 && strstr(m->outputs[j].name, "page") != NULL))
+                continue;
+            for (size_t k = 0; k < m->n_params; k++) {
+                const double x = e[j * m->n_params + k];
+                if (!isnan(x) && fabs(x) > 3.0) {
+                    fprintf(stderr, "\nknife-edge: row %d, %s to %s: %g\n", r,
+                            m->outputs[j].name, m->params[k].name, x);
+                    CU_FAIL("knife-edge at the calibrated point");
+                }
+            }
+        }
+        if (r == 0) {
+            const size_t j = 5, k = 3; /* paged_in_share_pct, real_memory_gb */
+            CU_ASSERT_STRING_EQUAL(m->outputs[j].name, "paged_in_share_pct");
+            CU_ASSERT_STRING_EQUAL(m->params[k].name, "real_memory_gb");
+            CU_ASSERT(e[j * m->n_params + k] < -1.0);
+        }
+    }
+}
+
 static void test_fsio_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("fsio");
@@ -142,6 +190,7 @@ int zvp_test_register_fsio(void)
     if (!CU_add_test(s, "characteristic time of the DPA", test_fsio_char_time) ||
         !CU_add_test(s, "direct I/O closed loop (exact MVA)", test_fsio_closed_loop) ||
         !CU_add_test(s, "closed-loop ratio 10 / 6 jobs: one flat maximum", test_fsio_loop_ratio) ||
+        !CU_add_test(s, "no knife-edge at the calibrated point", test_fsio_no_knife_edge) ||
         !CU_add_test(s, "bad input", test_fsio_bad_input))
         return CU_get_error();
     return 0;
