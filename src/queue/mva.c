@@ -297,25 +297,6 @@ static int check_inputs(const zvp_station *stations, size_t K, double think_s,
     return ZVP_SUCCESS;
 }
 
-/* No customers: X = 0, nothing queued; residence times are the no-contention values R_k = D_k
- * that a first customer would see. */
-static void solve_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
-{
-    double r = 0.0;
-    for (size_t k = 0; k < K; k++)
-        r += (double)stations[k].replicas * stations[k].demand_s;
-    res->throughput_per_s = 0.0;
-    res->response_s = r;
-    for (size_t k = 0; k < K; k++) {
-        if (res->residence_s)
-            res->residence_s[k] = stations[k].demand_s;
-        if (res->queue_length)
-            res->queue_length[k] = 0.0;
-        if (res->utilization)
-            res->utilization[k] = 0.0;
-    }
-}
-
 /* The workspace of one solve. Layout: q[K], r[K], a block of 2 m doubles per layout-tracked
  * entry (mantissas and binary exponents of p(0..m-1)), then one complement workspace per
  * such entry. */
@@ -608,7 +589,7 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
     if (rc != ZVP_SUCCESS)
         return rc;
     if (customers == 0) {
-        solve_empty(stations, n_stations, res);
+        zvp_qnet_empty(stations, n_stations, res);
         return ZVP_SUCCESS;
     }
     const int s = time_scale_exponent(stations, n_stations, think_s);

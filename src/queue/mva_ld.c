@@ -154,23 +154,6 @@ static int ld_check_inputs(const zvp_station *stations, size_t K, const double *
     return ZVP_SUCCESS;
 }
 
-/* No customers: X = 0 and the no-contention residence times. */
-static void ld_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
-{
-    double r = 0.0;
-    for (size_t k = 0; k < K; k++) {
-        r += (double)stations[k].replicas * stations[k].demand_s;
-        if (res->residence_s)
-            res->residence_s[k] = stations[k].demand_s;
-        if (res->queue_length)
-            res->queue_length[k] = 0.0;
-        if (res->utilization)
-            res->utilization[k] = 0.0;
-    }
-    res->throughput_per_s = 0.0;
-    res->response_s = r;
-}
-
 /* The work limit; *general = number of entries needing their own normalising constant. */
 static int ld_check_work(const zvp_station *stations, size_t K, unsigned long N, size_t *general,
                          zvp_error *err)
@@ -281,7 +264,7 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
     if (rc != ZVP_SUCCESS)
         return rc;
     if (N == 0) {
-        ld_empty(stations, K, res);
+        zvp_qnet_empty(stations, K, res);
         return ZVP_SUCCESS;
     }
     if ((rc = ld_check_work(stations, K, N, &general, err)) != ZVP_SUCCESS)

@@ -54,6 +54,22 @@ int zvp_qnet_check_closed(const zvp_station *stations, size_t K, double think_s,
     return ZVP_SUCCESS;
 }
 
+void zvp_qnet_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
+{
+    double r = 0.0;
+    for (size_t k = 0; k < K; k++) {
+        r += (double)stations[k].replicas * stations[k].demand_s;
+        if (res->residence_s)
+            res->residence_s[k] = stations[k].demand_s;
+        if (res->queue_length)
+            res->queue_length[k] = 0.0;
+        if (res->utilization)
+            res->utilization[k] = 0.0;
+    }
+    res->throughput_per_s = 0.0;
+    res->response_s = r;
+}
+
 int zvp_qnet_check_demands(const double *d, size_t C, size_t K, zvp_error *err)
 {
     for (size_t c = 0; c < C; c++)

@@ -78,6 +78,11 @@ int zvp_qnet_check_closed(const zvp_station *stations, size_t K, double think_s,
                           unsigned long customers, unsigned long lo, unsigned long hi,
                           zvp_error *err);
 
+/* The solution of a closed single-class network with no customers: X = 0, nothing queued or
+ * busy, R_k = D_k (the no-contention residence times a first customer would see) and
+ * R = sum replicas_k D_k. Arrays of res may be NULL. */
+void zvp_qnet_empty(const zvp_station *stations, size_t K, zvp_mva_result *res);
+
 /* Validate a class-major [C*K] demand array: finite, >= 0; named "demands_s[c*K+k]". */
 int zvp_qnet_check_demands(const double *d, size_t C, size_t K, zvp_error *err);
 
