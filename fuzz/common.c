@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "zvmperf/zvmperf.h"
 
 static char scratch[FUZZ_PATH_MAX];
 
@@ -136,4 +137,10 @@ void fuzz_quiet(int *argc, char ***argv)
     args[n + 1] = NULL;
     *argc = n + 1;
     *argv = args;
+}
+
+void fuzz_init_path(char *path, const char *name)
+{
+    zvp_init();
+    snprintf(path, FUZZ_PATH_MAX, "%s/%s", fuzz_scratch(), name);
 }

@@ -30,6 +30,10 @@ void fuzz_write_file(const char *path, const uint8_t *data, size_t size);
 /* Path buffer size used by the harnesses. */
 #define FUZZ_PATH_MAX 4096
 
+/* What LLVMFuzzerInitialize of a harness that works on one file does: zvp_init() and
+ * path[FUZZ_PATH_MAX] = <scratch>/<name>. */
+void fuzz_init_path(char *path, const char *name);
+
 /* Redirect stdout/stderr of the code under test to /dev/null without losing libFuzzer's
  * output: appends -close_fd_mask=3 to libFuzzer's arguments unless a -close_fd_mask flag is
  * already there. Call from LLVMFuzzerInitialize with its arguments. */

@@ -16,8 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    zvp_init();
-    snprintf(in_path, sizeof in_path, "%s/input.csv", fuzz_scratch());
+    fuzz_init_path(in_path, "input.csv");
     return 0;
 }
 

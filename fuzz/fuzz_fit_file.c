@@ -26,12 +26,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    zvp_init();
+    fuzz_init_path(in_path, "fits/input.ini");
     fuzz_copy_dir("tests/data", "fits", ".csv");
     fuzz_copy_dir("tests/data", "fits", ".ini");
     fuzz_copy_dir("calibration/data", "data", ".csv");
     fuzz_copy_dir("calibration/params", "params", ".ini");
-    snprintf(in_path, sizeof in_path, "%s/fits/input.ini", fuzz_scratch());
     return 0;
 }
 

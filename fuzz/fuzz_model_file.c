@@ -21,8 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    zvp_init();
-    snprintf(out_path, sizeof out_path, "%s/written.ini", fuzz_scratch());
+    fuzz_init_path(out_path, "written.ini");
     return 0;
 }
 

@@ -76,18 +76,20 @@ static int zvp_h5_attr_write(hid_t loc, const char *obj, const char *name, hid_t
     return ZVP_SUCCESS;
 }
 
-int zvp_h5_attr_string(hid_t loc, const char *obj, const char *name, const char *value,
-                       const char *path, zvp_error *err)
+/* Attribute `name` of variable-length UTF-8 strings values[n]: a scalar (n = 1) when
+ * `scalar`, else a 1-D array. */
+static int attr_utf8(hid_t loc, const char *obj, const char *name, const char *const *values,
+                     size_t n, int scalar, const char *path, zvp_error *err)
 {
-    const char *v = value ? value : "";
+    hsize_t dim = (hsize_t)n;
     hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
     int rc;
     type = H5Tcopy(H5T_C_S1);
     if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0 ||
-        (space = H5Screate(H5S_SCALAR)) < 0) {
+        (space = scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL)) < 0) {
         rc = zvp_h5_fail(err, path, "make the string type of attribute", name);
     } else {
-        rc = zvp_h5_attr_write(loc, obj, name, type, space, &v, path, err);
+        rc = zvp_h5_attr_write(loc, obj, name, type, space, values, path, err);
     }
     if (space >= 0 && H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
         rc = zvp_h5_fail(err, path, "close the dataspace of attribute", name);
@@ -96,31 +98,41 @@ int zvp_h5_attr_string(hid_t loc, const char *obj, const char *name, const char 
     return rc;
 }
 
+/* A float64 dataset with its "units" attribute (attr_utf8 of units[n_units], scalar or not)
+ * and, when given, its "description". */
+static int dataset_with_units(hid_t loc, const char *name, int rank, const hsize_t *dims,
+                              const double *data, const char *const *units, size_t n_units,
+                              int scalar, const char *description, const char *path,
+                              zvp_error *err)
+{
+    int rc;
+    if (H5LTmake_dataset_double(loc, name, rank, dims, data) < 0)
+        return zvp_h5_fail(err, path, "write float64 dataset", name);
+    rc = attr_utf8(loc, name, "units", units, n_units, scalar, path, err);
+    if (rc == ZVP_SUCCESS && description)
+        rc = zvp_h5_attr_string(loc, name, "description", description, path, err);
+    return rc;
+}
+
+int zvp_h5_attr_string(hid_t loc, const char *obj, const char *name, const char *value,
+                       const char *path, zvp_error *err)
+{
+    const char *v = value ? value : "";
+    return attr_utf8(loc, obj, name, &v, 1, 1, path, err);
+}
+
 int zvp_h5_attr_double(hid_t loc, const char *obj, const char *name, const double *values,
                        size_t n, const char *path, zvp_error *err)
 {
-    hsize_t dim = (hsize_t)n;
-    hid_t space = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
-    int rc;
-    if (space < 0)
-        return zvp_h5_fail(err, path, "make the dataspace of attribute", name);
-    rc = zvp_h5_attr_write(loc, obj, name, H5T_NATIVE_DOUBLE, space, values, path, err);
-    if (H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, path, "close the dataspace of attribute", name);
-    return rc;
+    return zvp_h5_attr_typed(loc, obj, name, H5T_NATIVE_DOUBLE, values, n, path, err);
 }
 
 int zvp_h5_dataset_double(hid_t loc, const char *name, int rank, const hsize_t *dims,
                           const double *data, const char *units, const char *description,
                           const char *path, zvp_error *err)
 {
-    int rc;
-    if (H5LTmake_dataset_double(loc, name, rank, dims, data) < 0)
-        return zvp_h5_fail(err, path, "write float64 dataset", name);
-    rc = zvp_h5_attr_string(loc, name, "units", units ? units : "1", path, err);
-    if (rc == ZVP_SUCCESS && description)
-        rc = zvp_h5_attr_string(loc, name, "description", description, path, err);
-    return rc;
+    const char *u = units ? units : "1";
+    return dataset_with_units(loc, name, rank, dims, data, &u, 1, 1, description, path, err);
 }
 
 int zvp_h5_iso8601_now(char *buf, size_t size, zvp_error *err)
@@ -138,34 +150,15 @@ int zvp_h5_iso8601_now(char *buf, size_t size, zvp_error *err)
 int zvp_h5_attr_strings(hid_t loc, const char *obj, const char *name, const char *const *values,
                         size_t n, const char *path, zvp_error *err)
 {
-    hsize_t dim = (hsize_t)n;
-    hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    int rc;
-    type = H5Tcopy(H5T_C_S1);
-    if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0 ||
-        (space = H5Screate_simple(1, &dim, NULL)) < 0) {
-        rc = zvp_h5_fail(err, path, "make the string type of attribute", name);
-    } else {
-        rc = zvp_h5_attr_write(loc, obj, name, type, space, values, path, err);
-    }
-    if (space >= 0 && H5Sclose(space) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, path, "close the dataspace of attribute", name);
-    if (type >= 0 && H5Tclose(type) < 0 && rc == ZVP_SUCCESS)
-        rc = zvp_h5_fail(err, path, "close the string type of attribute", name);
-    return rc;
+    return attr_utf8(loc, obj, name, values, n, 0, path, err);
 }
 
 int zvp_h5_dataset_double_units(hid_t loc, const char *name, int rank, const hsize_t *dims,
                                 const double *data, const char *const *units, size_t n_units,
                                 const char *description, const char *path, zvp_error *err)
 {
-    int rc;
-    if (H5LTmake_dataset_double(loc, name, rank, dims, data) < 0)
-        return zvp_h5_fail(err, path, "write float64 dataset", name);
-    rc = zvp_h5_attr_strings(loc, name, "units", units, n_units, path, err);
-    if (rc == ZVP_SUCCESS && description)
-        rc = zvp_h5_attr_string(loc, name, "description", description, path, err);
-    return rc;
+    return dataset_with_units(loc, name, rank, dims, data, units, n_units, 0, description, path,
+                              err);
 }
 
 /* ---- the guard driver: writes that cannot fail inside HDF5 ------------------------------

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "tests.h"
 #include "fit_fixtures.h"
+#include "mm1_fit.h"
 
 #define N_LAMBDA 6
 static const double LAMBDA[N_LAMBDA] = {0.25, 0.5, 1.0, 1.5, 2.0, 2.25};
@@ -23,16 +24,8 @@ static double mm1_response(double lambda, double mu) { return 1.0 / (mu - lambda
  * (0.5, 20) from 5, response_s matched; no rows. */
 static zvp_fit *mm1_declared(void)
 {
-    zvp_fit *fit = NULL;
-    zvp_error err;
-    const zvp_model *m = zvp_test_find_model("mmc");
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fit, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_fixed(fit, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_input(fit, "arrival_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_free(fit, "service_rate_per_s", 5.0, 0.5, 20.0, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "response_s", 1.0, &err), ZVP_SUCCESS);
-    return fit;
+    return zvp_test_mm1_declared("arrival_rate_per_s", "service_rate_per_s", 5.0, 0.5, 20.0,
+                                 "response_s");
 }
 
 /* The same with the N_LAMBDA exact rows (labels NULL: "row <n>"). */
@@ -139,11 +132,8 @@ static void test_memory_equals_file(void)
     const zvp_model *m = zvp_test_find_model("mmc");
     CU_ASSERT_EQUAL_FATAL(zvp_fit_read("data/fit_mm1.ini", &ff, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_table_read("data/mm1_exact.csv", &t, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fm, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_fit_set_fixed(fm, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_fit_add_input(fm, "arrival_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_fit_add_free(fm, "service_rate_per_s", 5.0, 0.5, 20.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_fit_add_match(fm, "mean_in_system", 1.0, &err), ZVP_SUCCESS);
+    fm = zvp_test_mm1_declared("arrival_rate_per_s", "service_rate_per_s", 5.0, 0.5, 20.0,
+                               "mean_in_system");
     pp.starts = 4; /* the file's starts = 4, residual = relative */
     CU_ASSERT_EQUAL(zvp_fit_set_parameters(fm, &pp, &err), ZVP_SUCCESS);
     for (size_t i = 0; i < zvp_table_rows(t); i++) {

@@ -121,18 +121,28 @@ static void test_fit_read_errors_join(void)
     test_fit_read_errors();
 }
 
+/* Runs fit text (tmp/<name>.ini, zvp_test_run_fit_text): n_rows rows, row `row` labelled
+ * `label`, the estimate `estimate` (to 1e-6). The result, for more checks; the caller frees. */
+static zvp_fit_result *run_rows(const char *name, const char *text, double estimate,
+                                size_t n_rows, size_t row, const char *label)
+{
+    zvp_fit_result *res = zvp_test_run_fit_text(name, text);
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], estimate, 1e-6);
+    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), n_rows);
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, row), label);
+    return res;
+}
+
 /* Text column: site = b keeps the four mu = 4/s rows (b4: lambda = 3.5, L = 7), site = a the
  * three mu = 2.5/s rows. The filtered column (site, the first text column) is constant over
  * the rows left, so the labels come from the next text column, runid. */
 static void test_fit_where_text(void)
 {
-    zvp_fit_result *res = zvp_test_run_fit_text("where_site_b", WHERE_HEAD "where = site = b\n" WHERE_BODY);
+    zvp_fit_result *res =
+        run_rows("where_site_b", WHERE_HEAD "where = site = b\n" WHERE_BODY, 4.0, 4, 0, "b1");
     const zvp_model_file *mf = zvp_fit_result_model_file(res);
     const char *out = ZVP_TEST_TMPDIR "/where_site_b-calibrated.ini";
     zvp_error err;
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 4);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b1");
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 3), "b4");
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[3], 7.0, 1e-15);
     ZVP_ASSERT_REL(zvp_fit_result_fitted(res)[3], 7.0, 1e-5);
@@ -141,10 +151,8 @@ static void test_fit_where_text(void)
     CU_ASSERT(zvp_test_file_contains(out, "where = site = b\n"));
     zvp_fit_result_free(res);
 
-    res = zvp_test_run_fit_text("where_site_a", WHERE_HEAD "where = site =   a\n" WHERE_BODY);
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 3);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 2), "a3");
+    res = run_rows("where_site_a", WHERE_HEAD "where = site =   a\n" WHERE_BODY, MU_TRUE, 3, 2,
+                   "a3");
     zvp_fit_result_free(res);
 }
 
@@ -152,42 +160,33 @@ static void test_fit_where_text(void)
  * text): rows b1, b2. Two conditions must both hold: batch = 3;site = b -> b3, b4. */
 static void test_fit_where_number(void)
 {
-    zvp_fit_result *res =
-        zvp_test_run_fit_text("where_batch", WHERE_HEAD "where = batch = 2.0\n" WHERE_BODY);
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 2);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b");  /* site: not filtered */
+    zvp_fit_result *res = run_rows("where_batch", WHERE_HEAD "where = batch = 2.0\n" WHERE_BODY,
+                                   4.0, 2, 0, "b"); /* site: not filtered */
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[1], 1.0, 1e-15);    /* b2 */
     zvp_fit_result_free(res);
 
-    res = zvp_test_run_fit_text("where_two", WHERE_HEAD "where = batch = 3;site = b\n" WHERE_BODY);
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], 4.0, 1e-6);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 2);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "b3");
+    res = run_rows("where_two", WHERE_HEAD "where = batch = 3;site = b\n" WHERE_BODY, 4.0, 2, 0,
+                   "b3");
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[1], 7.0, 1e-15);    /* b4 */
     zvp_fit_result_free(res);
 
     /* a column of the join table, filtered after the join: config 4 (lambda = 2.25) is row j4 */
-    res = zvp_test_run_fit_text("where_join",
-                       "[fit]\nmodel = mmc\ndata = ../data/mm1_join_meas.csv\n"
-                       "join = ../data/mm1_join_config.csv\njoin_key = config\n"
-                       "where = arrival_rate_per_s = 2.25\n" WHERE_BODY);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "j4");
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    res = run_rows("where_join",
+                   "[fit]\nmodel = mmc\ndata = ../data/mm1_join_meas.csv\n"
+                   "join = ../data/mm1_join_config.csv\njoin_key = config\n"
+                   "where = arrival_rate_per_s = 2.25\n" WHERE_BODY,
+                   MU_TRUE, 1, 0, "j4");
     zvp_fit_result_free(res);
 }
 
 /* data = mm1_exact.csv, mm1_exact_more.csv: the 7 + 3 rows in file order, one fit. */
 static void test_fit_data_concat(void)
 {
-    zvp_fit_result *res = zvp_test_run_fit_text("concat",
-                                       "[fit]\nmodel = mmc\nstarts = 4\n"
-                                       "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
-                                       WHERE_BODY);
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 10);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "r1");
+    zvp_fit_result *res = run_rows("concat",
+                                   "[fit]\nmodel = mmc\nstarts = 4\n"
+                                   "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
+                                   WHERE_BODY,
+                                   MU_TRUE, 10, 0, "r1");
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 7), "s1");
     CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 9), "s3");
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[9], 23.99999999999998, 1e-15);
@@ -196,13 +195,11 @@ static void test_fit_data_concat(void)
     zvp_fit_result_free(res);
 
     /* filtered across both files; runid is filtered, so no text column is left for labels */
-    res = zvp_test_run_fit_text("concat_where",
-                       "[fit]\nmodel = mmc\n"
-                       "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
-                       "where = runid = s2\n" WHERE_BODY);
-    CU_ASSERT_EQUAL(zvp_fit_result_n_rows(res), 1);
-    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 0), "file 2 row 2");
-    ZVP_ASSERT_REL(zvp_fit_result_estimates(res)[0], MU_TRUE, 1e-6);
+    res = run_rows("concat_where",
+                   "[fit]\nmodel = mmc\n"
+                   "data = ../data/mm1_exact.csv, ../data/mm1_exact_more.csv\n"
+                   "where = runid = s2\n" WHERE_BODY,
+                   MU_TRUE, 1, 0, "file 2 row 2");
     zvp_fit_result_free(res);
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "tests.h"
 #include "fit_fixtures.h"
+#include "mm1_fit.h"
 
 #define N 4
 static const double MU[N] = {2.0, 4.0, 5.0, 8.0}, Y[N] = {0.26, 0.12, 0.11, 0.07};
@@ -22,21 +23,9 @@ static const double T95_3 = 2.3533634348018264; /* Student t, 0.95 quantile, 3 d
 
 static zvp_fit_result *linear_fit(void)
 {
-    zvp_fit *fit = NULL;
+    zvp_fit *fit = zvp_test_mm1_linear(N, MU, Y, 1e-14);
     zvp_fit_result *res = NULL;
     zvp_error err;
-    zvp_fit_parameters pp = zvp_fit_default_parameters();
-    const zvp_model *m = zvp_test_find_model("mmc");
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fit, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_fixed(fit, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_input(fit, "service_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_free(fit, "arrival_rate_per_s", 1.0, 0.01, 1.9, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "utilization", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_rows(fit, N, NULL, MU, Y, &err), ZVP_SUCCESS);
-    pp.residual = ZVP_FIT_ABSOLUTE;
-    pp.xtol = pp.gtol = 1e-14;
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_parameters(fit, &pp, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_run(fit, &res, &err), ZVP_SUCCESS);
     zvp_fit_free(fit);
     return res;

@@ -71,13 +71,35 @@ typedef struct {
     zvp_mva_result res;
 } mva_out;
 
-static int run_mva(const zvp_station *st, size_t k, double z, unsigned long n, mva_out *o,
-                   zvp_error *e)
+/* zvp_mva_exact into o, with the caller's scratch (NULL: the kernel allocates). */
+static int run_mva_scratch(const zvp_station *st, size_t k, double z, unsigned long n,
+                           mva_out *o, double *scratch, zvp_error *e)
 {
     o->res.residence_s = o->r;
     o->res.queue_length = o->q;
     o->res.utilization = o->u;
-    return zvp_mva_exact(st, k, z, n, &o->res, NULL, e);
+    return zvp_mva_exact(st, k, z, n, &o->res, scratch, e);
+}
+
+static int run_mva(const zvp_station *st, size_t k, double z, unsigned long n, mva_out *o,
+                   zvp_error *e)
+{
+    return run_mva_scratch(st, k, z, n, o, NULL, e);
+}
+
+/* The caller-scratch path (zvp_mva_scratch_doubles() doubles) gives the same bits as the
+ * allocating one, o (its throughput and queue length q[i]). */
+static void check_scratch_same(const zvp_station *st, size_t k, double z, unsigned long n,
+                               const mva_out *o, size_t i)
+{
+    mva_out s;
+    zvp_error e;
+    double *scratch = malloc(zvp_mva_scratch_doubles(st, k) * sizeof *scratch);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+    CU_ASSERT_EQUAL(run_mva_scratch(st, k, z, n, &s, scratch, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(s.res.throughput_per_s, o->res.throughput_per_s);
+    CU_ASSERT_EQUAL(s.q[i], o->q[i]);
+    free(scratch);
 }
 
 static void test_zvp_mva_single_customer(void)
@@ -299,16 +321,7 @@ static void test_zvp_mva_two_multi(void)
     ZVP_ASSERT_REL(o.q[0], 17.839916861969204, 1e-11);
     ZVP_ASSERT_REL(o.q[1], 3.7244975157408415, 1e-11);
     ZVP_ASSERT_REL(o.q[2], 16.749999825646352, 1e-11);
-    /* The caller-scratch path gives the same bits. */
-    size_t need = zvp_mva_scratch_doubles(st, 3);
-    double *scratch = malloc(need * sizeof *scratch);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
-    double r[3], q[3], u[3];
-    zvp_mva_result res = {0, 0, r, q, u};
-    CU_ASSERT_EQUAL(zvp_mva_exact(st, 3, 2.0, 60, &res, scratch, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(res.throughput_per_s, o.res.throughput_per_s);
-    CU_ASSERT_EQUAL(q[0], o.q[0]);
-    free(scratch);
+    check_scratch_same(st, 3, 2.0, 60, &o, 0);
 }
 
 static void test_zvp_mva_many_servers(void)
@@ -361,16 +374,9 @@ static void test_zvp_mva_edge_cases(void)
     CU_ASSERT_EQUAL(o.q[0], 0.0);
     ZVP_ASSERT_REL(o.r[2], 2.0, 1e-15);
     /* Same with a caller scratch of zvp_mva_scratch_doubles() doubles: same answer. */
-    size_t need = zvp_mva_scratch_doubles(st, 3);
-    CU_ASSERT_EQUAL(need, 2 * 3 + 200 + 3); /* 2 K + 2 m + complement (K) */
-    double *scratch = malloc(need * sizeof *scratch);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
-    double r[3], q[3], u[3];
-    zvp_mva_result res = {0, 0, r, q, u};
-    CU_ASSERT_EQUAL(zvp_mva_exact(st, 3, 1.0, 10, &res, scratch, &e), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(res.throughput_per_s, o.res.throughput_per_s);
-    CU_ASSERT_EQUAL(q[1], o.q[1]);
-    free(scratch);
+    /* 2 K + 2 m + complement (K) */
+    CU_ASSERT_EQUAL(zvp_mva_scratch_doubles(st, 3), 2 * 3 + 200 + 3);
+    check_scratch_same(st, 3, 1.0, 10, &o, 1);
     /* Arrays may be NULL; no stations at all: X = N/Z. */
     zvp_mva_result bare = {0, 0, NULL, NULL, NULL};
     CU_ASSERT_EQUAL(zvp_mva_exact(NULL, 0, 4.0, 8, &bare, NULL, &e), ZVP_SUCCESS);

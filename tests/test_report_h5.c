@@ -19,6 +19,7 @@
 #include <hdf5_hl.h>
 #include "tests.h"
 #include "fit_fixtures.h"
+#include "mm1_fit.h"
 
 #define N_ROWS 5
 #define N_STARTS 3
@@ -29,23 +30,18 @@ static const char *const LABEL[N_ROWS] = {"low", "low", "mid", "high", "high"};
 /* The fit: response_s and mean_in_system matched, row 2's mean_in_system not measured. */
 static zvp_fit_result *report_fit(void)
 {
-    zvp_fit *fit = NULL;
+    zvp_fit *fit;
     zvp_fit_result *res = NULL;
     zvp_fit_parameters pp = zvp_fit_default_parameters();
     double y[N_ROWS * 2];
     zvp_error err;
-    const zvp_model *m = zvp_test_find_model("mmc");
     for (size_t i = 0; i < N_ROWS; i++) {
         double rho = LAMBDA[i] / MU_TRUE, e = (i % 2 ? 1.01 : 0.99);
         y[2 * i] = e / (MU_TRUE - LAMBDA[i]);
         y[2 * i + 1] = i == 2 ? NAN : e * rho / (1.0 - rho);
     }
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fit, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_fixed(fit, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_input(fit, "arrival_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_free(fit, "service_rate_per_s", 5.0, 0.5, 20.0, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "response_s", 1.0, &err), ZVP_SUCCESS);
+    fit = zvp_test_mm1_declared("arrival_rate_per_s", "service_rate_per_s", 5.0, 0.5, 20.0,
+                                "response_s");
     CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "mean_in_system", 1.0, &err), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_add_rows(fit, N_ROWS, LABEL, LAMBDA, y, &err),
                           ZVP_SUCCESS);
@@ -103,6 +99,39 @@ static void check_dims(hid_t f, const char *name, const char *want, H5T_class_t 
     CU_ASSERT_STRING_EQUAL(got, want);
     CU_ASSERT_EQUAL(cls, want_cls);
 }
+
+/* Every variable of layout 2: its dimensions (joined with ",") and type class. */
+static const struct {
+    const char *name, *dims;
+    H5T_class_t cls;
+} VARS[] = {
+    {"row", "row", H5T_INTEGER},
+    {"parameter", "parameter", H5T_STRING},
+    {"output", "output", H5T_STRING},
+    {"start_number", "start_number", H5T_INTEGER},
+    {"label", "row", H5T_STRING},
+    {"input_arrival_rate_per_s", "row", H5T_FLOAT},
+    {"parameter_units", "parameter", H5T_STRING},
+    {"output_units", "output", H5T_STRING},
+    {"measured", "row,output", H5T_FLOAT},
+    {"fitted", "row,output", H5T_FLOAT},
+    {"residual", "row,output", H5T_FLOAT},
+    {"residual_pct", "row,output", H5T_FLOAT},
+    {"estimate", "parameter", H5T_FLOAT},
+    {"stderr", "parameter", H5T_FLOAT},
+    {"lo", "parameter", H5T_FLOAT},
+    {"hi", "parameter", H5T_FLOAT},
+    {"start", "parameter", H5T_FLOAT},
+    {"estimate_flag", "parameter", H5T_INTEGER},
+    {"covariance", "parameter,parameter", H5T_FLOAT},
+    {"r2", "output", H5T_FLOAT},
+    {"rmse", "output", H5T_FLOAT},
+    {"mape", "output", H5T_FLOAT},
+    {"cells", "output", H5T_INTEGER},
+    {"start_cost", "start_number", H5T_FLOAT},
+    {"start_iterations", "start_number", H5T_INTEGER},
+    {"start_status", "start_number", H5T_INTEGER},
+};
 
 /* String dataset `name` [n] equals want[0..n). */
 static void check_strings(hid_t f, const char *name, const char *const *want, size_t n)
@@ -181,29 +210,8 @@ static void test_report_h5_layout(void)
     CU_ASSERT_FATAL(f >= 0);
 
     /* dimensions of every variable, and their types */
-    check_dims(f, "row", "row", H5T_INTEGER);
-    check_dims(f, "parameter", "parameter", H5T_STRING);
-    check_dims(f, "output", "output", H5T_STRING);
-    check_dims(f, "start_number", "start_number", H5T_INTEGER);
-    check_dims(f, "label", "row", H5T_STRING);
-    check_dims(f, "input_arrival_rate_per_s", "row", H5T_FLOAT);
-    check_dims(f, "parameter_units", "parameter", H5T_STRING);
-    check_dims(f, "output_units", "output", H5T_STRING);
-    static const char *const ROWVARS[4] = {"measured", "fitted", "residual", "residual_pct"};
-    for (int k = 0; k < 4; k++)
-        check_dims(f, ROWVARS[k], "row,output", H5T_FLOAT);
-    static const char *const PARVARS[5] = {"estimate", "stderr", "lo", "hi", "start"};
-    for (int k = 0; k < 5; k++)
-        check_dims(f, PARVARS[k], "parameter", H5T_FLOAT);
-    check_dims(f, "estimate_flag", "parameter", H5T_INTEGER);
-    check_dims(f, "covariance", "parameter,parameter", H5T_FLOAT);
-    check_dims(f, "r2", "output", H5T_FLOAT);
-    check_dims(f, "rmse", "output", H5T_FLOAT);
-    check_dims(f, "mape", "output", H5T_FLOAT);
-    check_dims(f, "cells", "output", H5T_INTEGER);
-    check_dims(f, "start_cost", "start_number", H5T_FLOAT);
-    check_dims(f, "start_iterations", "start_number", H5T_INTEGER);
-    check_dims(f, "start_status", "start_number", H5T_INTEGER);
+    for (size_t k = 0; k < sizeof VARS / sizeof VARS[0]; k++)
+        check_dims(f, VARS[k].name, VARS[k].dims, VARS[k].cls);
 
     /* coordinates */
     CU_ASSERT(H5LTread_dataset_int(f, "row", ibuf) >= 0);

@@ -12,6 +12,7 @@
 #include <hdf5_hl.h>
 #include "tests.h"
 #include "zvmperf/zvmperf.h"
+#include "sweep_fixtures.h"
 
 /* Scratch file tmp/<name>_<pid>.h5: concurrent runs of the suite in the same tree must
  * not share a file (HDF5 locks open files). Removed at the end of each test. */
@@ -35,21 +36,6 @@ static void test_zvp_sweep_options_init(void)
 }
 
 /* ---- sweeps ------------------------------------------------------------------------- */
-
-static zvp_model_file *mmc_file(double service_rate_per_s)
-{
-    zvp_error err;
-    const zvp_model *m = zvp_model_find("mmc", &err);
-    zvp_model_file *mf;
-    if (!m)
-        return NULL;
-    mf = zvp_model_file_new(m);
-    if (mf && zvp_model_file_set(mf, "service_rate_per_s", service_rate_per_s, &err)) {
-        zvp_model_file_free(mf);
-        return NULL;
-    }
-    return mf;
-}
 
 /* A scalar string attribute (fixed or variable length) as a malloc'ed string, or NULL. */
 static char *attr_string(hid_t loc, const char *obj, const char *name)
@@ -170,7 +156,7 @@ static void test_zvp_sweep_mmc(void)
     zvp_axis axes[2];
     zvp_sweep_options opt;
     zvp_sweep_summary sum;
-    zvp_model_file *mf = mmc_file(mu);
+    zvp_model_file *mf = zvp_test_mmc_file(mu);
     const zvp_model *m;
     zvp_error err;
     hid_t file, ax[2];
@@ -185,12 +171,8 @@ static void test_zvp_sweep_mmc(void)
     m = zvp_model_file_model(mf);
     for (i = 0; i < 6; i++)
         arrival[i] = 0.5 * (i + 1);
-    axes[0].name = "servers";
-    axes[0].values = servers;
-    axes[0].n_values = 2;
-    axes[1].name = "arrival_rate_per_s";
-    axes[1].values = arrival;
-    axes[1].n_values = 6;
+    axes[0] = (zvp_axis){"servers", servers, 2};
+    axes[1] = (zvp_axis){"arrival_rate_per_s", arrival, 6};
     zvp_sweep_options_init(&opt);
     opt.command = "zvmperf sweep test";
     /* below one chunk: raised to 65536 (sweep.h), so this 12-point grid is one block;
@@ -277,30 +259,6 @@ static void test_zvp_sweep_mmc(void)
     zvp_model_file_free(mf);
 }
 
-/* Read every output and /status of a sweep file into one malloc'ed byte buffer. */
-static unsigned char *read_all(const char *path, const zvp_model *m, size_t points, size_t *len)
-{
-    size_t k, per = points * sizeof(double);
-    unsigned char *buf = malloc(per * m->n_outputs + points);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    int ok = buf && file >= 0;
-    for (k = 0; ok && k < m->n_outputs; k++) {
-        char p[128];
-        snprintf(p, sizeof p, "/%s", m->outputs[k].name);
-        ok = H5LTread_dataset_double(file, p, (double *)(void *)(buf + k * per)) >= 0;
-    }
-    if (ok)
-        ok = H5LTread_dataset(file, "/status", H5T_NATIVE_UINT8, buf + m->n_outputs * per) >= 0;
-    if (file >= 0)
-        H5Fclose(file);
-    if (!ok) {
-        free(buf);
-        return NULL;
-    }
-    *len = per * m->n_outputs + points;
-    return buf;
-}
-
 /* The same 3-axis sweep of 3 x 5 x 5000 = 75000 points, with 1, 2 and 3 threads and two
  * block sizes, gives the same bytes; every point equals a direct evaluation at that grid
  * point (row-major order).
@@ -325,7 +283,7 @@ static void test_zvp_sweep_deterministic(void)
     const size_t nruns = sizeof runs / sizeof runs[0];
     double servers[N_SERVERS] = {1, 2, 3}, mu[N_MU], *arrival = malloc(N_ARRIVAL * sizeof(double));
     zvp_axis axes[3];
-    zvp_model_file *mf = mmc_file(1.0);
+    zvp_model_file *mf = zvp_test_mmc_file(1.0);
     const zvp_model *m;
     unsigned char *ref = NULL;
     size_t ref_len = 0, r, i, points = (size_t)N_SERVERS * N_MU * N_ARRIVAL;
@@ -339,15 +297,9 @@ static void test_zvp_sweep_deterministic(void)
         mu[i] = 1.0 + 0.25 * (double)i;
     for (i = 0; i < N_ARRIVAL; i++)
         arrival[i] = 0.001 * (double)(i + 1); /* up to 5: stable and unstable points */
-    axes[0].name = "servers";
-    axes[0].values = servers;
-    axes[0].n_values = N_SERVERS;
-    axes[1].name = "service_rate_per_s";
-    axes[1].values = mu;
-    axes[1].n_values = N_MU;
-    axes[2].name = "arrival_rate_per_s";
-    axes[2].values = arrival;
-    axes[2].n_values = N_ARRIVAL;
+    axes[0] = (zvp_axis){"servers", servers, N_SERVERS};
+    axes[1] = (zvp_axis){"service_rate_per_s", mu, N_MU};
+    axes[2] = (zvp_axis){"arrival_rate_per_s", arrival, N_ARRIVAL};
 
     for (r = 0; r < nruns; r++) {
         zvp_sweep_options opt;
@@ -363,7 +315,7 @@ static void test_zvp_sweep_deterministic(void)
         CU_ASSERT_EQUAL(sum.points, points);
         CU_ASSERT_EQUAL(sum.ok + sum.unstable, points);
         CU_ASSERT(sum.unstable > 0 && sum.ok > 0);
-        got = read_all(path, m, points, &len);
+        got = zvp_test_sweep_bytes(path, m, points, &len);
         remove(path);
         CU_ASSERT_PTR_NOT_NULL_FATAL(got);
         if (!ref) {
@@ -418,7 +370,7 @@ static void test_zvp_sweep_deterministic(void)
 static void test_zvp_sweep_errors(void)
 {
     const double one[] = {0.5}, two[] = {0.25, 0.5}, bad[] = {0.5, NAN};
-    zvp_model_file *mf = mmc_file(1.0);
+    zvp_model_file *mf = zvp_test_mmc_file(1.0);
     zvp_axis axes[9];
     zvp_sweep_options opt;
     zvp_sweep_summary sum;
@@ -493,7 +445,7 @@ static void test_zvp_sweep_errors(void)
 
 
 /* A sweep's /outputs and /status hold exactly zvp_eval_grid's arrays for the same grid
- * (read_all's buffer is output-major like them): servers {1, 1.5, 2} (1.5 invalid) x
+ * (zvp_test_sweep_bytes's buffer is output-major like them): servers {1, 1.5, 2} (1.5 invalid) x
  * mu {0.5, 1} x lambda 0.0001 .. 3 (stable and unstable points), 3 x 2 x 30000 = 180000
  * points. The sweep cuts it into three blocks of 2 x 30000 points (the trailing product
  * 60000 fits in the default 65536, floor(65536 / 60000) = 1 server index per block) and
@@ -504,7 +456,7 @@ static void test_zvp_sweep_equals_eval_grid(void)
     const double servers[N_S] = {1, 1.5, 2}, mu[N_MU] = {0.5, 1};
     double *arrival = malloc(N_A * sizeof(double)), *out = NULL, *fixed;
     const size_t points = (size_t)N_S * N_MU * N_A;
-    zvp_model_file *mf = mmc_file(1.0);
+    zvp_model_file *mf = zvp_test_mmc_file(1.0);
     const zvp_model *m;
     zvp_sweep_options opt;
     zvp_sweep_summary sum;
@@ -524,21 +476,15 @@ static void test_zvp_sweep_equals_eval_grid(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     for (i = 0; i < N_A; i++)
         arrival[i] = 0.0001 * (double)(i + 1);
-    axes[0].name = "servers";
-    axes[0].values = servers;
-    axes[0].n_values = N_S;
-    axes[1].name = "service_rate_per_s";
-    axes[1].values = mu;
-    axes[1].n_values = N_MU;
-    axes[2].name = "arrival_rate_per_s";
-    axes[2].values = arrival;
-    axes[2].n_values = N_A;
+    axes[0] = (zvp_axis){"servers", servers, N_S};
+    axes[1] = (zvp_axis){"service_rate_per_s", mu, N_MU};
+    axes[2] = (zvp_axis){"arrival_rate_per_s", arrival, N_A};
     zvp_sweep_options_init(&opt);
     opt.threads = 2;
     tmp_path(path, sizeof path, "sweep_eq_grid");
     zvp_error_clear(&err);
     CU_ASSERT_EQUAL_FATAL(zvp_sweep_run(mf, axes, 3, path, &opt, &sum, &err), ZVP_SUCCESS);
-    file_bytes = read_all(path, m, points, &len);
+    file_bytes = zvp_test_sweep_bytes(path, m, points, &len);
     remove(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(file_bytes);
     CU_ASSERT_EQUAL_FATAL(len, per * m->n_outputs + points);

@@ -17,9 +17,11 @@
 #include <hdf5_hl.h>
 #include "tests.h"
 #include "zvmperf/zvmperf.h"
+#include "sweep_fixtures.h"
 
 #define N_SERVERS 3
 #define N_ARRIVAL 60000 /* 3 x 60000 points: three blocks of 60000 (one server value each) */
+#define POINTS ((size_t)N_SERVERS * N_ARRIVAL)
 
 typedef struct grid {
     double servers[N_SERVERS];
@@ -35,23 +37,8 @@ static void grid_init(grid *g)
     g->arrival = malloc(N_ARRIVAL * sizeof *g->arrival);
     for (i = 0; g->arrival && i < N_ARRIVAL; i++)
         g->arrival[i] = 0.0001 * (double)(i + 1); /* up to 6/s: some points unstable */
-    g->axes[0].name = "servers";
-    g->axes[0].values = g->servers;
-    g->axes[0].n_values = N_SERVERS;
-    g->axes[1].name = "arrival_rate_per_s";
-    g->axes[1].values = g->arrival;
-    g->axes[1].n_values = N_ARRIVAL;
-}
-
-static zvp_model_file *mmc(double mu)
-{
-    zvp_error err;
-    zvp_model_file *mf = zvp_model_file_new(zvp_model_find("mmc", &err));
-    if (mf && zvp_model_file_set(mf, "service_rate_per_s", mu, &err)) {
-        zvp_model_file_free(mf);
-        return NULL;
-    }
-    return mf;
+    g->axes[0] = (zvp_axis){"servers", g->servers, N_SERVERS};
+    g->axes[1] = (zvp_axis){"arrival_rate_per_s", g->arrival, N_ARRIVAL};
 }
 
 static void path_of(char *buf, size_t size, const char *name, const char *suffix)
@@ -63,29 +50,6 @@ static int exists(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0;
-}
-
-/* Every variable's bytes (outputs in model order, then status), malloc'ed; NULL on error. */
-static unsigned char *read_vars(const char *path, const zvp_model *m, size_t *len)
-{
-    const size_t points = (size_t)N_SERVERS * N_ARRIVAL, per = points * sizeof(double);
-    unsigned char *buf = malloc(per * m->n_outputs + points);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    int ok = buf && file >= 0;
-    size_t k;
-    for (k = 0; ok && k < m->n_outputs; k++)
-        ok = H5LTread_dataset_double(file, m->outputs[k].name,
-                                     (double *)(void *)(buf + k * per)) >= 0;
-    if (ok)
-        ok = H5LTread_dataset(file, "status", H5T_NATIVE_UINT8, buf + m->n_outputs * per) >= 0;
-    if (file >= 0)
-        H5Fclose(file);
-    if (!ok) {
-        free(buf);
-        return NULL;
-    }
-    *len = per * m->n_outputs + points;
-    return buf;
 }
 
 /* Progress callback: records the calls; asks to stop at call number stop_at (1 = the call
@@ -151,7 +115,7 @@ static int file_says(const char *path, const char *text)
  * /axes or /outputs group, status flags; nothing left beside the file. */
 static void test_sweep_layout_v2(void)
 {
-    zvp_model_file *mf = mmc(2.0);
+    zvp_model_file *mf = zvp_test_mmc_file(2.0);
     const double servers[2] = {1, 2}, rates[3] = {0.5, 1, 1.5};
     zvp_axis axes[2] = {{"servers", servers, 2}, {"arrival_rate_per_s", rates, 3}};
     char out[512], partial[512], lock[512], name[64];
@@ -199,7 +163,7 @@ static void test_sweep_layout_v2(void)
  * an uninterrupted run's byte for byte. */
 static void test_sweep_cancel_resume(void)
 {
-    zvp_model_file *mf = mmc(2.0);
+    zvp_model_file *mf = zvp_test_mmc_file(2.0);
     grid g;
     char ref[512], out[512], partial[512];
     unsigned char *a = NULL, *b = NULL;
@@ -246,8 +210,8 @@ static void test_sweep_cancel_resume(void)
     CU_ASSERT_EQUAL(sum.ok, refsum.ok);
     CU_ASSERT_EQUAL(sum.unstable, refsum.unstable);
     CU_ASSERT(sum.ok > 0 && sum.unstable > 0);
-    a = read_vars(ref, zvp_model_file_model(mf), &la);
-    b = read_vars(out, zvp_model_file_model(mf), &lb);
+    a = zvp_test_sweep_bytes(ref, zvp_model_file_model(mf), POINTS, &la);
+    b = zvp_test_sweep_bytes(out, zvp_model_file_model(mf), POINTS, &lb);
     CU_ASSERT_FATAL(a && b);
     CU_ASSERT(la == lb && memcmp(a, b, la) == 0);
     free(b);
@@ -257,7 +221,7 @@ static void test_sweep_cancel_resume(void)
     memset(&n, 0, sizeof n);
     CU_ASSERT_EQUAL(run(mf, &g, out, 1, NULL, &n, &sum, &err), ZVP_SUCCESS);
     CU_ASSERT(strstr(n.last, "cannot be read") != NULL && strstr(n.last, partial) != NULL);
-    b = read_vars(out, zvp_model_file_model(mf), &lb);
+    b = zvp_test_sweep_bytes(out, zvp_model_file_model(mf), POINTS, &lb);
     CU_ASSERT(b && la == lb && memcmp(a, b, la) == 0);
     free(a);
     free(b);
@@ -271,7 +235,7 @@ static void test_sweep_cancel_resume(void)
  * file without resume is replaced, saying so. */
 static void test_sweep_resume_mismatch(void)
 {
-    zvp_model_file *mf = mmc(2.0), *other = mmc(3.0);
+    zvp_model_file *mf = zvp_test_mmc_file(2.0), *other = zvp_test_mmc_file(3.0);
     grid g;
     char out[512], partial[512];
     progress_log p;
@@ -309,7 +273,7 @@ static void test_sweep_resume_mismatch(void)
  * the partial file, and touches nothing. */
 static void test_sweep_lock(void)
 {
-    zvp_model_file *mf = mmc(2.0);
+    zvp_model_file *mf = zvp_test_mmc_file(2.0);
     const double servers[2] = {1, 2};
     zvp_axis axes[1] = {{"servers", servers, 2}};
     char out[512], partial[512], lock[512];

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "tests.h"
 #include "fit_fixtures.h"
+#include "mm1_fit.h"
 
 #define N_LAMBDA 6
 static const double LAMBDA[N_LAMBDA] = {0.25, 0.5, 1.0, 1.5, 2.0, 2.25};
@@ -25,15 +26,9 @@ static const double LAMBDA[N_LAMBDA] = {0.25, 0.5, 1.0, 1.5, 2.0, 2.25};
 /* mmc, servers = 1, arrival rate per row, service rate free, response_s matched. */
 static zvp_fit *mm1_fit(const double *y, size_t n)
 {
-    zvp_fit *fit = NULL;
     zvp_error err;
-    const zvp_model *m = zvp_test_find_model("mmc");
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fit, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_fixed(fit, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_input(fit, "arrival_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_free(fit, "service_rate_per_s", 5.0, 2.3, 20.0, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "response_s", 1.0, &err), ZVP_SUCCESS);
+    zvp_fit *fit = zvp_test_mm1_declared("arrival_rate_per_s", "service_rate_per_s", 5.0, 2.3,
+                                         20.0, "response_s");
     CU_ASSERT_EQUAL_FATAL(zvp_fit_add_rows(fit, n, NULL, LAMBDA, y, &err), ZVP_SUCCESS);
     return fit;
 }
@@ -109,19 +104,7 @@ static void test_loo_linear(void)
 {
     static const double mu[3] = {2.0, 4.0, 5.0}, y[3] = {0.26, 0.12, 0.11};
     const double t95_1 = 6.313751514675043; /* Student t, 0.95 quantile, 1 dof */
-    zvp_fit *fit = NULL;
-    zvp_error err;
-    zvp_fit_parameters pp = zvp_fit_default_parameters();
-    const zvp_model *m = zvp_test_find_model("mmc");
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_new(m, NULL, &fit, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_fixed(fit, "servers", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_input(fit, "service_rate_per_s", &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_free(fit, "arrival_rate_per_s", 1.0, 0.01, 1.9, &err),
-                          ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_match(fit, "utilization", 1.0, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_add_rows(fit, 3, NULL, mu, y, &err), ZVP_SUCCESS);
-    pp.residual = ZVP_FIT_ABSOLUTE;
-    CU_ASSERT_EQUAL_FATAL(zvp_fit_set_parameters(fit, &pp, &err), ZVP_SUCCESS);
+    zvp_fit *fit = zvp_test_mm1_linear(3, mu, y, 0.0);
     zvp_validation *v = validate_ok(fit, NULL);
     const double *pred = zvp_validation_predicted(v), *lo = zvp_validation_lo(v),
                  *hi = zvp_validation_hi(v);

@@ -197,15 +197,7 @@ def _eval(m, base, params, kw, on_error, threads=0):
     vidx = np.array([i for i, _, _ in vary], dtype=np.uintp)
     _check(C.zvp_eval_points(m._ptr, p, n, len(vary), vidx, vals, outputs, status, threads,
                              byref(err)), err)
-    if on_error == "raise":
-        bad = np.flatnonzero(status != C.ZVP_POINT_OK)
-        if bad.size:
-            _raise_at(m, p, vary, vals, idx, int(bad[0]))
-    used = OrderedDict((name, float(v)) for name, v in zip(m.param_names, p))
-    for (i, k, _), a in zip(idx, arrays):
-        used[k] = np.broadcast_to(a, shape)
-    for j, (_, k, _) in enumerate(vary):
-        used[k] = vals[:, j].reshape(shape)
+    used = _points_used(m, p, idx, vary, vals, shape, arrays, status, on_error, False)
     values = [(name, outputs[j].reshape(shape)) for j, name in enumerate(m.output_names)]
     return EvalResult(m, values, _POINT_CODES[status].reshape(shape), used)
 
@@ -225,6 +217,23 @@ def _vary(idx, p):
     for j, (_, _, a) in enumerate(vary):
         vals[..., j] = a
     return p, vary, vals.reshape(n, len(vary)), shape, arrays
+
+
+def _points_used(m, p, idx, vary, vals, shape, arrays, status, on_error, scalar_floats):
+    """After a C call over the points of _vary: with on_error='raise', raise the error of the
+    first point whose status is not ok. Returns the parameter values used, name -> value: those
+    of the vector p, the overrides broadcast to shape (a scalar one as a float when
+    scalar_floats) and the varied ones point by point."""
+    if on_error == "raise":
+        bad = np.flatnonzero(status != C.ZVP_POINT_OK)
+        if bad.size:
+            _raise_at(m, p, vary, vals, idx, int(bad[0]))
+    used = OrderedDict((name, float(v)) for name, v in zip(m.param_names, p))
+    for (i, k, _), a in zip(idx, arrays):
+        used[k] = float(a) if scalar_floats and a.ndim == 0 else np.broadcast_to(a, shape)
+    for j, (_, k, _) in enumerate(vary):
+        used[k] = vals[:, j].reshape(shape)
+    return used
 
 
 def _raise_at(m, base, vary, vals, idx, r):

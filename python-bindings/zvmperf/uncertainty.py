@@ -20,7 +20,7 @@ import numpy as np
 from . import _clib as C
 from ._args import _b, _check_on_error, _count, _float, _path, _s, _text, _type_error
 from .errors import InvalidArgumentError, _check, _raise
-from .modeling import _POINT_CODES, _model_file_of, _overrides, _raise_at, _vary
+from .modeling import _POINT_CODES, _model_file_of, _overrides, _points_used, _vary
 
 __all__ = ["Interval", "IntervalResult", "eval_interval", "Validation", "validate",
            "Sensitivity", "sensitivity", "KNIFE_EDGE"]
@@ -127,15 +127,7 @@ def _run(mf, m, p, idx, vary, vals, shape, arrays, opt, on_error, method, sample
     err = C.zvp_error()
     _check(C.zvp_interval_points(mf._handle(), p, 0, n, len(vary), vidx, vals, byref(opt),
                                  value, lo, hi, nores, status, byref(err)), err)
-    if on_error == "raise":
-        bad = np.flatnonzero(status != C.ZVP_POINT_OK)
-        if bad.size:
-            _raise_at(m, p, vary, vals, idx, int(bad[0]))
-    used = OrderedDict((name, float(v)) for name, v in zip(m.param_names, p))
-    for (i, k, _), a in zip(idx, arrays):
-        used[k] = float(a) if a.ndim == 0 else np.broadcast_to(a, shape)
-    for j, (_, k, _) in enumerate(vary):
-        used[k] = vals[:, j].reshape(shape)
+    used = _points_used(m, p, idx, vary, vals, shape, arrays, status, on_error, True)
 
     def cut(a):
         return float(a[0]) if shape == () else a.reshape(shape)

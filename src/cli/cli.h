@@ -154,6 +154,31 @@ int cli_interval_options(const cli_ctx *c, const char *level, const char *method
                          const char *samples, const char *seed, int confidence,
                          zvp_interval_options *o, int *on);
 
+/* ---- the sweep's setup, shared by zvmperf sweep and zvmperf-mpi (common.c) ------------ */
+#define CLI_MAX_AXES 8
+
+/* The swept axes; names and vals owned (cli_sweep_axes_free). */
+typedef struct cli_sweep_axes {
+    zvp_axis axes[CLI_MAX_AXES];
+    char *names[CLI_MAX_AXES];
+    double *vals[CLI_MAX_AXES];
+    size_t n_axes;
+} cli_sweep_axes;
+
+/* --threads (whole, 0..4096) and --block (whole, 1..2^30) into o (NULL: absent, unchanged);
+ * 0 or an exit status (reported). */
+int cli_sweep_counts(const cli_ctx *c, const char *threads, const char *block,
+                     zvp_sweep_options *o);
+/* Every --axis SPEC (the options numbered axis_opt in a) appended to x, at most CLI_MAX_AXES;
+ * 0 or an exit status (reported). */
+int cli_sweep_parse_axes(const cli_ctx *c, const cli_args *a, int axis_opt, cli_sweep_axes *x);
+void cli_sweep_axes_free(cli_sweep_axes *x);
+/* Open the model a->pos[src] into *mf, check that `out` does not overwrite the model file,
+ * and apply the other positionals as NAME=VALUE overrides (the axes may not be fixed).
+ * 0 or an exit status (reported); *mf (possibly NULL) is the caller's to free either way. */
+int cli_sweep_model(const cli_ctx *c, const cli_args *a, size_t src, const char *out,
+                    const cli_sweep_axes *x, zvp_model_file **mf);
+
 /* Print a finished sweep's summary (text or JSON) and warn about invalid points; returns the
  * exit status (CLI_EXIT_BADINPUT when no point is valid). ranks > 0: the MPI sweep's rank
  * count, printed and in the JSON (common.c). */

@@ -1,14 +1,18 @@
 /*
  * src/cli/common.c - what every command shares: the one exit-code map, error and warning
  * reports (text on stderr, and one JSON error object on stdout with --json), numbers in
- * the library's grammar, and NAME=VALUE parameter overrides.
+ * the library's grammar, NAME=VALUE parameter overrides, and the sweep's setup and summary
+ * (zvmperf sweep and zvmperf-mpi).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
 #include "internal.h"
+#include "util/atomic.h"
 
 int cli_exit_code(int status)
 {
@@ -141,6 +145,91 @@ int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
             return cli_lib_error(c, &e);
     }
     return 0;
+}
+
+/* --NAME = s as a whole number in [lo, hi] into *out; 0 or an exit status (reported). */
+static int count_option(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
+                        double *out)
+{
+    double v;
+    if (cli_number(s, &v) != 0 || v != floor(v) || v < lo || v > hi)
+        return cli_error(c, ZVP_EINVAL, "--%s = '%s' is not an integer in [%.0f, %.0f]", name, s,
+                         lo, hi);
+    *out = v;
+    return 0;
+}
+
+int cli_sweep_counts(const cli_ctx *c, const char *threads, const char *block,
+                     zvp_sweep_options *o)
+{
+    double v;
+    int rc;
+    if (threads && (rc = count_option(c, "threads", threads, 0, 4096, &v)))
+        return rc;
+    if (threads)
+        o->threads = (int32_t)v;
+    if (block && (rc = count_option(c, "block", block, 1, 1073741824.0, &v)))
+        return rc;
+    if (block)
+        o->block_points = (uint64_t)v;
+    return 0;
+}
+
+int cli_sweep_parse_axes(const cli_ctx *c, const cli_args *a, int axis_opt, cli_sweep_axes *x)
+{
+    zvp_error err;
+    for (size_t i = 0; i < a->n_items; i++) {
+        if (a->item_opt[i] != axis_opt)
+            continue;
+        if (x->n_axes == CLI_MAX_AXES)
+            return cli_error(c, ZVP_EINVAL, "at most %d axes (--axis %s)", CLI_MAX_AXES,
+                             a->item_val[i]);
+        size_t k = x->n_axes;
+        zvp_error_clear(&err);
+        if (zvp_axis_parse(a->item_val[i], &x->names[k], &x->vals[k], &x->axes[k].n_values,
+                           &err) != ZVP_SUCCESS)
+            return cli_lib_error(c, &err);
+        x->axes[k].name = x->names[k];
+        x->axes[k].values = x->vals[k];
+        x->n_axes++;
+    }
+    return 0;
+}
+
+void cli_sweep_axes_free(cli_sweep_axes *x)
+{
+    for (size_t k = 0; k < x->n_axes; k++) {
+        free(x->names[k]);
+        free(x->vals[k]);
+    }
+    x->n_axes = 0;
+}
+
+int cli_sweep_model(const cli_ctx *c, const cli_args *a, size_t src, const char *out,
+                    const cli_sweep_axes *x, zvp_model_file **mf)
+{
+    zvp_error err;
+    char file[4096];
+    int rc;
+    if (cli_open_model(c, a->pos[src], mf, file, sizeof file, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    const char *in[1] = {file[0] ? file : NULL}, *in_what[1] = {"model file"};
+    const char *outs[1] = {out}, *out_what[1] = {"HDF5 file (-o)"};
+    zvp_error_clear(&err);
+    if (zvp_check_outputs(in, in_what, 1, outs, out_what, 1, &err) != ZVP_SUCCESS)
+        return cli_lib_error(c, &err);
+    const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
+    const char *skip[CLI_MAX_AXES];
+    size_t n_ov = 0;
+    for (size_t k = 0; k < x->n_axes; k++)
+        skip[k] = x->axes[k].name;
+    for (size_t i = 0; ov && i < a->n_pos; i++)
+        if (i != src)
+            ov[n_ov++] = a->pos[i];
+    rc = ov ? cli_apply_overrides(c, *mf, ov, n_ov, 0, skip, x->n_axes)
+            : cli_error(c, ZVP_ENOMEM, "out of memory");
+    free(ov);
+    return rc;
 }
 
 /* The summary of a finished sweep, shared by `zvmperf sweep` and `zvmperf-mpi sweep` (ranks

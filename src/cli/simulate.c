@@ -554,16 +554,7 @@ static int print_json(const solve_opts *o, const simnet *s, const zvp_sim_result
         json_array_append_new(cl, x);
     }
     cli_json_set(d, "classes", cl);
-    cli_json_set(d, "events", json_integer((json_int_t)r->events));
-    cli_json_set(d, "seconds", cli_json_qty(r->seconds, "s", NULL));
-    cli_json_set(d, "events_per_s", cli_json_qty(r->events_per_s, "1/s", NULL));
-    cli_json_set(d, "replications", json_integer(r->replications));
-    cli_json_set(d, "units", json_integer(r->units));
-    cli_json_set(d, "seed", json_integer((json_int_t)r->seed));
-    cli_json_set(d, "precision", json_pack("{s:o, s:o, s:b, s:b}", "target",
-                                           cli_json_num(so->precision, NULL), "worst",
-                                           cli_json_num(r->worst_precision, NULL), "met",
-                                           r->precision_met, "event_cap_hit", r->event_cap_hit));
+    cli_sim_run_json(d, r, so, 1);
     cli_json_set(d, "warmup_fraction", cli_json_qty(r->warmup_fraction, "1", NULL));
     cli_json_set(d, "little_max_rel", cli_json_qty(r->little_max_rel, "1", NULL));
     cli_json_set(d, "analytic", a->why ? json_null() : analytic_json(s, a, single));

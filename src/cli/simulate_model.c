@@ -50,6 +50,22 @@ static int model_run_options(const solve_opts *o, const cli_args *a, zvp_sim_opt
     return rc;
 }
 
+void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options *so,
+                      int with_units)
+{
+    cli_json_set(d, "events", json_integer((json_int_t)r->events));
+    cli_json_set(d, "seconds", cli_json_qty(r->seconds, "s", NULL));
+    cli_json_set(d, "events_per_s", cli_json_qty(r->events_per_s, "1/s", NULL));
+    cli_json_set(d, "replications", json_integer(r->replications));
+    if (with_units)
+        cli_json_set(d, "units", json_integer(r->units));
+    cli_json_set(d, "seed", json_integer((json_int_t)r->seed));
+    cli_json_set(d, "precision", json_pack("{s:o, s:o, s:b, s:b}", "target",
+                                           cli_json_num(so->precision, NULL), "worst",
+                                           cli_json_num(r->worst_precision, NULL), "met",
+                                           r->precision_met, "event_cap_hit", r->event_cap_hit));
+}
+
 static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_estimate *e,
                       const char *const *why, const double *an, int an_st,
                       const zvp_error *an_err, const zvp_sim_result *r,
@@ -77,15 +93,7 @@ static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_
     cli_json_set(d, "analytic_status", json_string(an_st == ZVP_SUCCESS ? "ok"
                                                    : an_st == ZVP_EUNSTABLE ? "unstable"
                                                                             : "error"));
-    cli_json_set(d, "events", json_integer((json_int_t)r->events));
-    cli_json_set(d, "seconds", cli_json_qty(r->seconds, "s", NULL));
-    cli_json_set(d, "events_per_s", cli_json_qty(r->events_per_s, "1/s", NULL));
-    cli_json_set(d, "replications", json_integer(r->replications));
-    cli_json_set(d, "seed", json_integer((json_int_t)r->seed));
-    cli_json_set(d, "precision", json_pack("{s:o, s:o, s:b, s:b}", "target",
-                                           cli_json_num(so->precision, NULL), "worst",
-                                           cli_json_num(r->worst_precision, NULL), "met",
-                                           r->precision_met, "event_cap_hit", r->event_cap_hit));
+    cli_sim_run_json(d, r, so, 0);
     return cli_json_print(d);
 }
 

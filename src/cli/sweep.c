@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "util/atomic.h"
 
 const char cli_help_sweep[] =
     "Usage: zvmperf sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,... [--axis ...]\n"
@@ -47,7 +46,6 @@ const char cli_help_sweep[] =
     "                        \"points\", \"ok\", \"unstable\", \"invalid\", \"seconds\", \"axes\", \"status\"}\n"
     "  -h, --help            this help\n";
 
-#define MAX_AXES 8
 enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, O_INTERVAL,
        O_METHOD, O_SAMPLES, O_SEED, O_CONFIDENCE, N_OPTS };
 static const cli_option opts[N_OPTS] = {
@@ -114,45 +112,7 @@ static void on_notice(const char *message, void *user)
     fprintf(stderr, "zvmperf sweep: %s\n", message);
 }
 
-/* An integer option in [lo, hi]. */
-static int count_opt(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
-                     double *out)
-{
-    double v;
-    if (cli_number(s, &v) != 0 || v != floor(v) || v < lo || v > hi)
-        return cli_error(c, ZVP_EINVAL, "--%s = '%s' is not an integer in [%.0f, %.0f]", name, s,
-                         lo, hi);
-    *out = v;
-    return 0;
-}
-
-typedef struct sweep_job {
-    zvp_axis axes[MAX_AXES];
-    char *names[MAX_AXES];
-    double *vals[MAX_AXES];
-    size_t n_axes;
-} sweep_job;
-
-static int parse_axes(const cli_ctx *c, const cli_args *a, sweep_job *j)
-{
-    zvp_error err;
-    for (size_t i = 0; i < a->n_items; i++) {
-        if (a->item_opt[i] != O_AXIS)
-            continue;
-        if (j->n_axes == MAX_AXES)
-            return cli_error(c, ZVP_EINVAL, "at most %d axes (--axis %s)", MAX_AXES,
-                             a->item_val[i]);
-        zvp_error_clear(&err);
-        size_t k = j->n_axes;
-        if (zvp_axis_parse(a->item_val[i], &j->names[k], &j->vals[k], &j->axes[k].n_values,
-                           &err) != ZVP_SUCCESS)
-            return cli_lib_error(c, &err);
-        j->axes[k].name = j->names[k];
-        j->axes[k].values = j->vals[k];
-        j->n_axes++;
-    }
-    return 0;
-}
+typedef cli_sweep_axes sweep_job;
 
 /* Run the sweep with the progress line and the signal handlers; the report. */
 static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
@@ -202,21 +162,13 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
     zvp_error err;
     zvp_model_file *mf = NULL;
     zvp_sweep_options opt;
-    char file[4096];
-    double v;
     size_t src = 0;
     int rc;
     zvp_sweep_options_init(&opt);
     opt.command = c->cmdline;
-    if (a->value[O_THREADS] && (rc = count_opt(c, "threads", a->value[O_THREADS], 0, 4096, &v)))
+    if ((rc = cli_sweep_counts(c, a->value[O_THREADS], a->value[O_BLOCK], &opt)))
         return rc;
-    if (a->value[O_THREADS])
-        opt.threads = (int32_t)v;
-    if (a->value[O_BLOCK] && (rc = count_opt(c, "block", a->value[O_BLOCK], 1, 1073741824.0, &v)))
-        return rc;
-    if (a->value[O_BLOCK])
-        opt.block_points = (uint64_t)v;
-    if ((rc = parse_axes(c, a, j)))
+    if ((rc = cli_sweep_parse_axes(c, a, O_AXIS, j)))
         return rc;
     zvp_interval_options iv;
     int iv_on = 0;
@@ -232,26 +184,7 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
     if (src == a->n_pos || !a->value[O_OUTPUT] || j->n_axes == 0)
         return cli_error(c, ZVP_EINVAL, "sweep needs a MODEL, at least one --axis and -o OUT.h5 "
                          "(see 'zvmperf sweep --help')");
-    if (cli_open_model(c, a->pos[src], &mf, file, sizeof file, &err) != ZVP_SUCCESS)
-        return cli_lib_error(c, &err);
-    const char *in[1] = {file[0] ? file : NULL}, *in_what[1] = {"model file"};
-    const char *outs[1] = {a->value[O_OUTPUT]}, *out_what[1] = {"HDF5 file (-o)"};
-    zvp_error_clear(&err);
-    if (zvp_check_outputs(in, in_what, 1, outs, out_what, 1, &err) != ZVP_SUCCESS) {
-        zvp_model_file_free(mf);
-        return cli_lib_error(c, &err);
-    }
-    const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
-    const char *skip[MAX_AXES];
-    size_t n_ov = 0;
-    for (size_t k = 0; k < j->n_axes; k++)
-        skip[k] = j->axes[k].name;
-    for (size_t i = 0; ov && i < a->n_pos; i++)
-        if (i != src)
-            ov[n_ov++] = a->pos[i];
-    rc = ov ? cli_apply_overrides(c, mf, ov, n_ov, 0, skip, j->n_axes)
-            : cli_error(c, ZVP_ENOMEM, "out of memory");
-    free(ov);
+    rc = cli_sweep_model(c, a, src, a->value[O_OUTPUT], j, &mf);
     zvp_error_clear(&err); /* intervals undefined (e.g. a saturated file): say so up front */
     if (!rc && iv_on && zvp_interval_points(mf, zvp_model_file_params(mf), 0, 0, 0, NULL, NULL,
                                             &iv, NULL, NULL, NULL, NULL, NULL, &err))
@@ -273,10 +206,7 @@ int cli_sweep(const cli_ctx *c0, int argc, char **argv)
         return rc;
     c.json = a.json;
     rc = run(&c, &a, &j);
-    for (size_t k = 0; k < j.n_axes; k++) {
-        free(j.names[k]);
-        free(j.vals[k]);
-    }
+    cli_sweep_axes_free(&j);
     cli_args_free(&a);
     return rc;
 }

@@ -6,7 +6,6 @@
  * unless they alone fail. src/mpi/README.md describes the program.
  */
 #include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "mpi/mpi_sweep.h"
-#include "util/atomic.h"
 
 static const char help_text[] =
     "Usage: mpirun -np N zvmperf-mpi sweep MODEL --axis NAME=LO:HI:STEP|NAME=V1,V2,...\n"
@@ -45,7 +43,6 @@ static const char help_text[] =
     "Exit status: 0 success; 1 I/O or internal failure; 2 bad input; 130/143 stopped by\n"
     "SIGINT/SIGTERM (the partial file is kept: rerun with --resume).\n";
 
-#define MAX_AXES 8
 enum { O_AXIS, O_OUTPUT, O_THREADS, O_BLOCK, O_RESUME, O_PROGRESS, O_NO_PROGRESS, N_OPTS };
 static const cli_option opts[N_OPTS] = {
     {"axis", 0, 1, 1},   {"output", 'o', 1, 0}, {"threads", 0, 1, 0},    {"block", 0, 1, 0},
@@ -60,99 +57,37 @@ static void on_signal(int sig)
 }
 
 typedef struct mpi_job {
-    zvp_axis axes[MAX_AXES];
-    char *names[MAX_AXES];
-    double *vals[MAX_AXES];
-    size_t n_axes;
+    cli_sweep_axes x;
     zvp_model_file *mf;
     const char *out;
     zvp_mpi_options opt;
 } mpi_job;
 
-static int count_opt(const cli_ctx *c, const char *name, const char *s, double lo, double hi,
-                     double *out)
-{
-    double v;
-    if (cli_number(s, &v) != 0 || v != floor(v) || v < lo || v > hi)
-        return cli_error(c, ZVP_EINVAL, "--%s = '%s' is not an integer in [%.0f, %.0f]", name, s,
-                         lo, hi);
-    *out = v;
-    return 0;
-}
-
-static int parse_axes(const cli_ctx *c, const cli_args *a, mpi_job *j)
-{
-    zvp_error err;
-    for (size_t i = 0; i < a->n_items; i++) {
-        if (a->item_opt[i] != O_AXIS)
-            continue;
-        if (j->n_axes == MAX_AXES)
-            return cli_error(c, ZVP_EINVAL, "at most %d axes (--axis %s)", MAX_AXES,
-                             a->item_val[i]);
-        size_t k = j->n_axes;
-        zvp_error_clear(&err);
-        if (zvp_axis_parse(a->item_val[i], &j->names[k], &j->vals[k], &j->axes[k].n_values,
-                           &err) != ZVP_SUCCESS)
-            return cli_lib_error(c, &err);
-        j->axes[k].name = j->names[k];
-        j->axes[k].values = j->vals[k];
-        j->n_axes++;
-    }
-    return 0;
-}
-
 /* Options, axes, the model file and its NAME=VALUE overrides: the same on every rank. */
 static int setup(const cli_ctx *c, const cli_args *a, mpi_job *j)
 {
-    zvp_error err;
-    char file[4096];
-    double v;
     size_t src = 0;
     int rc;
     zvp_sweep_options_init(&j->opt.sweep);
     j->opt.sweep.command = c->cmdline;
-    if (a->value[O_THREADS] && (rc = count_opt(c, "threads", a->value[O_THREADS], 0, 4096, &v)))
+    if ((rc = cli_sweep_counts(c, a->value[O_THREADS], a->value[O_BLOCK], &j->opt.sweep)))
         return rc;
-    if (a->value[O_THREADS])
-        j->opt.sweep.threads = (int32_t)v;
-    if (a->value[O_BLOCK] && (rc = count_opt(c, "block", a->value[O_BLOCK], 1, 1073741824.0, &v)))
-        return rc;
-    if (a->value[O_BLOCK])
-        j->opt.sweep.block_points = (uint64_t)v;
     if (a->value[O_PROGRESS] && a->value[O_NO_PROGRESS])
         return cli_error(c, ZVP_EINVAL, "--progress and --no-progress exclude each other");
     j->opt.progress = a->value[O_PROGRESS] ? 1 : a->value[O_NO_PROGRESS] ? 0 : isatty(2);
     j->opt.sweep.resume = a->value[O_RESUME] ? 1 : 0;
-    if ((rc = parse_axes(c, a, j)))
+    if ((rc = cli_sweep_parse_axes(c, a, O_AXIS, &j->x)))
         return rc;
     while (src < a->n_pos && strchr(a->pos[src], '='))
         src++;
-    if (src == a->n_pos || !a->value[O_OUTPUT] || j->n_axes == 0)
+    if (src == a->n_pos || !a->value[O_OUTPUT] || j->x.n_axes == 0)
         return cli_error(c, ZVP_EINVAL, "sweep needs a MODEL, at least one --axis and -o OUT.h5 "
                          "(see 'zvmperf-mpi --help')");
     if (strcmp(a->pos[src], "-") == 0)
         return cli_error(c, ZVP_EINVAL, "MODEL = '-' (standard input) is not supported under "
                          "MPI: give a model file that every rank can read");
     j->out = a->value[O_OUTPUT];
-    if (cli_open_model(c, a->pos[src], &j->mf, file, sizeof file, &err) != ZVP_SUCCESS)
-        return cli_lib_error(c, &err);
-    const char *in[1] = {file[0] ? file : NULL}, *in_what[1] = {"model file"};
-    const char *outs[1] = {j->out}, *out_what[1] = {"HDF5 file (-o)"};
-    zvp_error_clear(&err);
-    if (zvp_check_outputs(in, in_what, 1, outs, out_what, 1, &err) != ZVP_SUCCESS)
-        return cli_lib_error(c, &err);
-    const char **ov = malloc((a->n_pos + 1) * sizeof *ov);
-    const char *skip[MAX_AXES];
-    size_t n_ov = 0;
-    for (size_t k = 0; k < j->n_axes; k++)
-        skip[k] = j->axes[k].name;
-    for (size_t i = 0; ov && i < a->n_pos; i++)
-        if (i != src)
-            ov[n_ov++] = a->pos[i];
-    rc = ov ? cli_apply_overrides(c, j->mf, ov, n_ov, 0, skip, j->n_axes)
-            : cli_error(c, ZVP_ENOMEM, "out of memory");
-    free(ov);
-    return rc;
+    return cli_sweep_model(c, a, src, j->out, &j->x, &j->mf);
 }
 
 /* The command line, space-separated (recorded as the file's `command` attribute). */
@@ -225,7 +160,8 @@ static int sweep(const cli_ctx *c, const cli_args *a, int rank, int ranks, int q
         j.opt.stop = &stop_signal;
         j.opt.progress = rank == 0 && j.opt.progress;
         zvp_error_clear(&err);
-        rc = zvp_mpi_sweep_run(MPI_COMM_WORLD, j.mf, j.axes, j.n_axes, j.out, &j.opt, &sum, &err);
+        rc = zvp_mpi_sweep_run(MPI_COMM_WORLD, j.mf, j.x.axes, j.x.n_axes, j.out, &j.opt, &sum,
+                               &err);
         if (rc == ZVP_ECANCELED) {
             int sig = stop_signal ? (int)stop_signal : SIGTERM;
             MPI_Bcast(&sig, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -242,17 +178,14 @@ static int sweep(const cli_ctx *c, const cli_args *a, int rank, int ranks, int q
             else
                 rc = cli_exit_code(rc);
         } else if (rank == 0) {
-            rc = cli_sweep_summary(c, zvp_model_file_model(j.mf), j.axes, j.n_axes, j.out, &sum,
-                                   ranks);
+            rc = cli_sweep_summary(c, zvp_model_file_model(j.mf), j.x.axes, j.x.n_axes, j.out,
+                                   &sum, ranks);
         } else {
             rc = CLI_EXIT_OK;
         }
     }
     zvp_model_file_free(j.mf);
-    for (size_t k = 0; k < j.n_axes; k++) {
-        free(j.names[k]);
-        free(j.vals[k]);
-    }
+    cli_sweep_axes_free(&j.x);
     return rc;
 }
 

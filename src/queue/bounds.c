@@ -18,22 +18,16 @@ int zvp_mva_bounds(const zvp_station *stations, size_t n_stations, double think_
     out->bjb_x_upper_per_s = out->bjb_x_lower_per_s = NAN;
     out->bjb_valid = 0;
     out->reserved = 0;
-    if (n_stations > 0 && !stations)
-        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", n_stations);
-    if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
+    if ((rc = zvp_qnet_check_closed(stations, n_stations, think_s, customers, 1,
+                                    ZVP_MAX_CUSTOMERS, err)))
         return rc;
-    if (customers < 1 || customers > ZVP_MAX_CUSTOMERS)
-        return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [1, %lu]", customers,
-                        ZVP_MAX_CUSTOMERS);
     double d = 0.0, dmax = 0.0, zd = think_s, units = 0.0;
     int multi = 0;
     for (size_t k = 0; k < n_stations; k++) {
         const zvp_station *st = &stations[k];
-        if ((rc = zvp_qnet_check_station(st, k, 7u, "zvp_mva_bounds", err)))
+        if ((rc = zvp_qnet_check_station(st, k, 7u, "zvp_mva_bounds", err)) ||
+            (rc = zvp_qnet_check_station_demand(st, k, err)))
             return rc;
-        if (!(st->demand_s >= 0.0) || !isfinite(st->demand_s))
-            return zvp_fail(err, ZVP_EINVAL, "stations[%zu].demand_s = %.17g is out of range "
-                            "[0, %.17g]", k, st->demand_s, DBL_MAX);
         const double rep = (double)st->replicas;
         if (st->kind == ZVP_STATION_DELAY) {
             zd += rep * st->demand_s;

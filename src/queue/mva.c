@@ -99,16 +99,9 @@ static int check_station(const zvp_station *st, size_t k, zvp_error *err)
                         "stations[%zu].kind = %d is out of range [0, 2] "
                         "(ZVP_STATION_QUEUE, ZVP_STATION_DELAY, ZVP_STATION_MULTI)",
                         k, (int)st->kind);
-    if (st->kind == ZVP_STATION_MULTI &&
-        (st->servers < 1 || (unsigned long)st->servers > ZVP_MAX_SERVERS))
-        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].servers = %d is out of range [1, %lu]", k,
-                        (int)st->servers, ZVP_MAX_SERVERS);
-    if (st->replicas < 1)
-        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].replicas = %u is out of range [1, %u]", k,
-                        (unsigned)st->replicas, (unsigned)UINT32_MAX);
-    if (st->reserved != 0)
-        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].reserved = %u is out of range [0, 0]", k,
-                        (unsigned)st->reserved);
+    int rc = zvp_qnet_check_station_counts(st, k, err);
+    if (rc)
+        return rc;
     if (st->demand_s >= 0.0 && st->demand_s <= DBL_MAX)
         return ZVP_SUCCESS; /* the common case formats no message */
     snprintf(name, sizeof name, "stations[%zu].demand_s", k);
@@ -132,6 +125,22 @@ typedef struct {
     unsigned long layout;    /* 0 (caller's scratch) or N (own allocation): block sizes */
 } mva_ctx;
 
+/* The replicas of entry i in the complement of kk whose stages (m + 1 doubles each, from
+ * *stage on) are to be updated: 0 for an entry without stages, and 0 for one with stages in
+ * the layout but not tracked at this N (*stage is then moved past them at once). */
+static size_t complement_copies(const mva_ctx *c, size_t kk, size_t i, double **stage)
+{
+    const zvp_station *st = &c->st[i];
+    if (!is_tracked(st, c->layout))
+        return 0;
+    size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
+    if (!is_tracked(st, c->customers)) { /* layout only: skip its stages at once */
+        *stage += copies * ((size_t)st->servers + 1);
+        return 0;
+    }
+    return copies;
+}
+
 /* Initialise the workspace of the complement of entry kk (state n = 0). */
 static void complement_init(const mva_ctx *c, size_t kk, double *ws)
 {
@@ -139,15 +148,7 @@ static void complement_init(const mva_ctx *c, size_t kk, double *ws)
         ws[i] = 0.0;
     double *stage = ws + c->K;
     for (size_t i = 0; i < c->K; i++) {
-        const zvp_station *st = &c->st[i];
-        if (!is_tracked(st, c->layout))
-            continue;
-        size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
-        size_t m = (size_t)st->servers;
-        if (!is_tracked(st, c->customers)) { /* layout only: skip its stages at once */
-            stage += copies * (m + 1);
-            continue;
-        }
+        size_t copies = complement_copies(c, kk, i, &stage), m = (size_t)c->st[i].servers;
         for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
             for (size_t j = 0; j + 1 < m; j++)
                 stage[j] = 0.0;
@@ -185,14 +186,7 @@ static double complement_step(const mva_ctx *c, size_t kk, double *ws, unsigned 
     double *stage = ws + c->K;
     for (size_t i = 0; i < c->K; i++) {
         const zvp_station *st = &c->st[i];
-        if (!is_tracked(st, c->layout))
-            continue;
-        size_t copies = (size_t)st->replicas - (i == kk ? 1 : 0);
-        size_t m = (size_t)st->servers;
-        if (!is_tracked(st, c->customers)) {
-            stage += copies * (m + 1);
-            continue;
-        }
+        size_t copies = complement_copies(c, kk, i, &stage), m = (size_t)st->servers;
         for (size_t cp = 0; cp < copies; cp++, stage += m + 1) {
             const size_t nb = m - 1; /* ring buffer of X_S(n-l), l = 0..m-2 */
             const double d = st->demand_s, md = (double)m;
@@ -260,14 +254,9 @@ static int time_scale_exponent(const zvp_station *st, size_t K, double think_s)
 static int check_inputs(const zvp_station *stations, size_t K, double think_s,
                         unsigned long customers, double *total_demand, zvp_error *err)
 {
-    int rc;
-    if (K > 0 && !stations)
-        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", K);
-    if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
+    int rc = zvp_qnet_check_closed(stations, K, think_s, customers, 0, ZVP_MAX_CUSTOMERS, err);
+    if (rc)
         return rc;
-    if (customers > ZVP_MAX_CUSTOMERS)
-        return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [0, %lu]", customers,
-                        ZVP_MAX_CUSTOMERS);
     double total = think_s;
     for (size_t k = 0; k < K; k++) {
         if ((rc = check_station(&stations[k], k, err)))
@@ -306,25 +295,6 @@ static int check_inputs(const zvp_station *stations, size_t K, double think_s,
     }
     *total_demand = total;
     return ZVP_SUCCESS;
-}
-
-/* No customers: X = 0, nothing queued; residence times are the no-contention values R_k = D_k
- * that a first customer would see. */
-static void solve_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
-{
-    double r = 0.0;
-    for (size_t k = 0; k < K; k++)
-        r += (double)stations[k].replicas * stations[k].demand_s;
-    res->throughput_per_s = 0.0;
-    res->response_s = r;
-    for (size_t k = 0; k < K; k++) {
-        if (res->residence_s)
-            res->residence_s[k] = stations[k].demand_s;
-        if (res->queue_length)
-            res->queue_length[k] = 0.0;
-        if (res->utilization)
-            res->utilization[k] = 0.0;
-    }
 }
 
 /* The workspace of one solve. Layout: q[K], r[K], a block of 2 m doubles per layout-tracked
@@ -619,7 +589,7 @@ int zvp_mva_exact(const zvp_station *stations, size_t n_stations, double think_s
     if (rc != ZVP_SUCCESS)
         return rc;
     if (customers == 0) {
-        solve_empty(stations, n_stations, res);
+        zvp_qnet_empty(stations, n_stations, res);
         return ZVP_SUCCESS;
     }
     const int s = time_scale_exponent(stations, n_stations, think_s);

@@ -119,22 +119,15 @@ static void build_g(const zvp_station *st, size_t K, double think_total, unsigne
 static int ld_check_inputs(const zvp_station *stations, size_t K, const double *const *alpha,
                            double think_s, unsigned long N, double *think_total, zvp_error *err)
 {
-    int rc;
-    if (K > 0 && !stations)
-        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", K);
-    if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
+    int rc = zvp_qnet_check_closed(stations, K, think_s, N, 0, ZVP_MVA_LD_MAX_CUSTOMERS, err);
+    if (rc)
         return rc;
-    if (N > ZVP_MVA_LD_MAX_CUSTOMERS)
-        return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [0, %lu]", N,
-                        ZVP_MVA_LD_MAX_CUSTOMERS);
     double total = think_s, tt = think_s;
     for (size_t k = 0; k < K; k++) {
         const zvp_station *st = &stations[k];
-        if ((rc = zvp_qnet_check_station(st, k, 15u, "zvp_mva_ld", err)))
+        if ((rc = zvp_qnet_check_station(st, k, 15u, "zvp_mva_ld", err)) ||
+            (rc = zvp_qnet_check_station_demand(st, k, err)))
             return rc;
-        if (!(st->demand_s >= 0.0) || !isfinite(st->demand_s))
-            return zvp_fail(err, ZVP_EINVAL, "stations[%zu].demand_s = %.17g is out of range "
-                            "[0, %.17g]", k, st->demand_s, DBL_MAX);
         if (st->kind == ZVP_STATION_LD) {
             if (!alpha || !alpha[k])
                 return zvp_fail(err, ZVP_EINVAL,
@@ -159,23 +152,6 @@ static int ld_check_inputs(const zvp_station *stations, size_t K, const double *
                         "cycle time must be in (0, %.17g] when customers > 0", N, DBL_MAX);
     *think_total = tt;
     return ZVP_SUCCESS;
-}
-
-/* No customers: X = 0 and the no-contention residence times. */
-static void ld_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
-{
-    double r = 0.0;
-    for (size_t k = 0; k < K; k++) {
-        r += (double)stations[k].replicas * stations[k].demand_s;
-        if (res->residence_s)
-            res->residence_s[k] = stations[k].demand_s;
-        if (res->queue_length)
-            res->queue_length[k] = 0.0;
-        if (res->utilization)
-            res->utilization[k] = 0.0;
-    }
-    res->throughput_per_s = 0.0;
-    res->response_s = r;
 }
 
 /* The work limit; *general = number of entries needing their own normalising constant. */
@@ -288,7 +264,7 @@ int zvp_mva_ld(const zvp_station *stations, size_t n_stations, const double *con
     if (rc != ZVP_SUCCESS)
         return rc;
     if (N == 0) {
-        ld_empty(stations, K, res);
+        zvp_qnet_empty(stations, K, res);
         return ZVP_SUCCESS;
     }
     if ((rc = ld_check_work(stations, K, N, &general, err)) != ZVP_SUCCESS)

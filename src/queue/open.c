@@ -34,9 +34,8 @@ int zvp_open_network(const zvp_station *stations, size_t n_stations, const doubl
             return rc;
     } else {
         for (size_t k = 0; k < K; k++)
-            if (!(stations[k].demand_s >= 0.0) || !isfinite(stations[k].demand_s))
-                return zvp_fail(err, ZVP_EINVAL, "stations[%zu].demand_s = %.17g is out of range "
-                                "[0, %.17g]", k, stations[k].demand_s, DBL_MAX);
+            if ((rc = zvp_qnet_check_station_demand(&stations[k], k, err)))
+                return rc;
     }
     double lam_total = 0.0;
     for (size_t c = 0; c < C; c++) {

@@ -13,6 +13,11 @@ int zvp_qnet_check_station(const zvp_station *st, size_t k, unsigned kinds_mask,
                         (int)st->kind, who, (kinds_mask & 1u) ? "0 QUEUE " : "",
                         (kinds_mask & 2u) ? "1 DELAY " : "", (kinds_mask & 4u) ? "2 MULTI " : "",
                         (kinds_mask & 8u) ? "3 LD" : "");
+    return zvp_qnet_check_station_counts(st, k, err);
+}
+
+int zvp_qnet_check_station_counts(const zvp_station *st, size_t k, zvp_error *err)
+{
     if (st->kind == ZVP_STATION_MULTI &&
         (st->servers < 1 || (unsigned long)st->servers > ZVP_MAX_SERVERS))
         return zvp_fail(err, ZVP_EINVAL, "stations[%zu].servers = %d is out of range [1, %lu]", k,
@@ -24,6 +29,45 @@ int zvp_qnet_check_station(const zvp_station *st, size_t k, unsigned kinds_mask,
         return zvp_fail(err, ZVP_EINVAL, "stations[%zu].reserved = %u is out of range [0, 0]", k,
                         (unsigned)st->reserved);
     return ZVP_SUCCESS;
+}
+
+int zvp_qnet_check_station_demand(const zvp_station *st, size_t k, zvp_error *err)
+{
+    if (!(st->demand_s >= 0.0) || !isfinite(st->demand_s))
+        return zvp_fail(err, ZVP_EINVAL, "stations[%zu].demand_s = %.17g is out of range "
+                        "[0, %.17g]", k, st->demand_s, DBL_MAX);
+    return ZVP_SUCCESS;
+}
+
+int zvp_qnet_check_closed(const zvp_station *stations, size_t K, double think_s,
+                          unsigned long customers, unsigned long lo, unsigned long hi,
+                          zvp_error *err)
+{
+    int rc;
+    if (K > 0 && !stations)
+        return zvp_fail(err, ZVP_EINVAL, "stations = NULL with n_stations = %zu (> 0)", K);
+    if ((rc = zvp_check_range(err, "think_s", think_s, 0.0, DBL_MAX)))
+        return rc;
+    if (customers < lo || customers > hi)
+        return zvp_fail(err, ZVP_EINVAL, "customers = %lu is out of range [%lu, %lu]", customers,
+                        lo, hi);
+    return ZVP_SUCCESS;
+}
+
+void zvp_qnet_empty(const zvp_station *stations, size_t K, zvp_mva_result *res)
+{
+    double r = 0.0;
+    for (size_t k = 0; k < K; k++) {
+        r += (double)stations[k].replicas * stations[k].demand_s;
+        if (res->residence_s)
+            res->residence_s[k] = stations[k].demand_s;
+        if (res->queue_length)
+            res->queue_length[k] = 0.0;
+        if (res->utilization)
+            res->utilization[k] = 0.0;
+    }
+    res->throughput_per_s = 0.0;
+    res->response_s = r;
 }
 
 int zvp_qnet_check_demands(const double *d, size_t C, size_t K, zvp_error *err)

@@ -65,6 +65,24 @@ static inline double zvp_ksum_value(const zvp_ksum *k) { return k->s + k->c; }
 int zvp_qnet_check_station(const zvp_station *st, size_t k, unsigned kinds_mask, const char *who,
                            zvp_error *err);
 
+/* The servers (MULTI: [1, ZVP_MAX_SERVERS]), replicas (>= 1) and reserved (0) fields of
+ * stations[k], whatever its kind. */
+int zvp_qnet_check_station_counts(const zvp_station *st, size_t k, zvp_error *err);
+
+/* stations[k].demand_s finite and >= 0 ("stations[k].demand_s = V is out of range"). */
+int zvp_qnet_check_station_demand(const zvp_station *st, size_t k, zvp_error *err);
+
+/* The arguments every single-class closed solver takes: stations not NULL when K > 0,
+ * think_s in [0, DBL_MAX], customers in [lo, hi]. */
+int zvp_qnet_check_closed(const zvp_station *stations, size_t K, double think_s,
+                          unsigned long customers, unsigned long lo, unsigned long hi,
+                          zvp_error *err);
+
+/* The solution of a closed single-class network with no customers: X = 0, nothing queued or
+ * busy, R_k = D_k (the no-contention residence times a first customer would see) and
+ * R = sum replicas_k D_k. Arrays of res may be NULL. */
+void zvp_qnet_empty(const zvp_station *stations, size_t K, zvp_mva_result *res);
+
 /* Validate a class-major [C*K] demand array: finite, >= 0; named "demands_s[c*K+k]". */
 int zvp_qnet_check_demands(const double *d, size_t C, size_t K, zvp_error *err);
 
