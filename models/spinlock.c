@@ -131,69 +131,124 @@ static double log_none(const hold_dist *g, size_t m, double a, double d)
     return -s * d + (double)(g->k - 1) * lr + log(g->p + (1.0 - g->p) * exp(lr));
 }
 
-/* v[0..m] <- Binomial(m, 1 - e^{-a t}), in log space (no overflow for m up to 4096). */
-static void binom_pmf(double *v, size_t m, double a, double t)
+/* Tables of one call of spin_exact, computed once (they depend on the count of thinkers i
+ * only, not on the chain state): lg[i] = log i!, and for each exponential phase rate r the
+ * end-of-phase probability qr[i] = r / (i a + r) and the next-arrival probability
+ * ql[i] = i a / (i a + r) with i thinkers (i = 0..N). */
+typedef struct chain_tab {
+    const double *lg, *qr1, *ql1, *qr2, *ql2;
+} chain_tab;
+
+static void rate_tab(size_t N, double a, double r, double *qr, double *ql)
 {
-    const double l1q = -a * t, lq = log(-expm1(-a * t)), lm = lgamma((double)m + 1.0);
+    for (size_t i = 0; i <= N; i++) {
+        const double lam = (double)i * a;
+        qr[i] = r / (lam + r);
+        ql[i] = lam / (lam + r);
+    }
+}
+
+/* v[0..m] <- Binomial(m, 1 - e^{-a t}), in log space (no overflow for m up to 4096). */
+static void binom_pmf(double *v, size_t m, double a, double t, const double *lg)
+{
+    const double l1q = -a * t, lq = log(-expm1(-a * t)), lm = lg[m];
     for (size_t b = 0; b <= m; b++) {
-        double l = lm - lgamma((double)b + 1.0) - lgamma((double)(m - b) + 1.0);
+        double l = lm - lg[b] - lg[m - b];
         l += (b ? (double)b * lq : 0.0) + (b < m ? (double)(m - b) * l1q : 0.0);
         v[b] = exp(l);
     }
 }
 
-/* One exponential phase of rate r: v[b] = P(b arrivals so far) from m thinkers of rate a
- * becomes the distribution at the end of the phase (a pure-birth chain; positive terms only:
- * w(b) = s(b) r / ((m-b) a + r), s(b) = s(b-1) rho(b-1) + v(b), rho = (m-b) a / ((m-b) a + r)). */
-static void birth_phase(double *v, size_t m, double a, double r)
+/* One exponential phase (tables qr, ql of its rate): v[b] = P(b arrivals so far) from m
+ * thinkers becomes the distribution at the end of the phase (a pure-birth chain; positive
+ * terms only: w(b) = s(b) qr(m-b), s(b) = s(b-1) ql(m-b) + v(b)). */
+static void birth_phase(double *v, size_t m, const double *qr, const double *ql)
 {
     double s = 0.0;
     for (size_t b = 0; b <= m; b++) {
-        const double lam = (double)(m - b) * a;
         s += v[b];
-        v[b] = s * r / (lam + r);
-        s *= lam / (lam + r);
+        v[b] = s * qr[m - b];
+        s *= ql[m - b];
     }
 }
 
 /* v[0..m]: P(A = b arrivals from m thinkers during a hold plus the constant d); w: [m+1]. */
-static void arrivals_pmf(const hold_dist *g, size_t m, double a, double d, double *v, double *w)
+static void arrivals_pmf(const hold_dist *g, const chain_tab *t, size_t m, double a, double d,
+                         double *v, double *w)
 {
     if (g->det) {
-        binom_pmf(v, m, a, g->S + d);
+        binom_pmf(v, m, a, g->S + d, t->lg);
         return;
     }
     if (d > 0.0) {
-        binom_pmf(v, m, a, d);
+        binom_pmf(v, m, a, d, t->lg);
     } else {
         for (size_t b = 0; b <= m; b++)
             v[b] = b ? 0.0 : 1.0;
     }
     if (g->h2) {
         memcpy(w, v, (m + 1) * sizeof *w);
-        birth_phase(v, m, a, g->r2); /* probability 1 - p */
-        birth_phase(w, m, a, g->r1); /* probability p */
+        birth_phase(v, m, t->qr2, t->ql2); /* probability 1 - p */
+        birth_phase(w, m, t->qr1, t->ql1); /* probability p */
     } else {
         for (unsigned i = 1; i < g->k; i++)
-            birth_phase(v, m, a, g->r1);
+            birth_phase(v, m, t->qr1, t->ql1);
         memcpy(w, v, (m + 1) * sizeof *w); /* k - 1 phases */
-        birth_phase(v, m, a, g->r1);
+        birth_phase(v, m, t->qr1, t->ql1);
     }
     for (size_t b = 0; b <= m; b++)
         v[b] = g->p * w[b] + (1.0 - g->p) * v[b];
+}
+
+/* Add f P(A >= b) to acc[b + off - 1] for every b >= 1 with b + off >= j + 1 (the cuts at
+ * and above j), A the arrivals from m thinkers during a hold plus d. */
+static void add_tails(const hold_dist *g, const chain_tab *t, size_t m, double a, double d,
+                      size_t j, size_t off, double f, double *acc, double *v, double *u)
+{
+    if (d == 0.0 && !g->det && (g->h2 || g->k == 1)) {
+        /* one exponential phase (rate r1; H2: r1 with probability p, else r2) from no
+         * arrival: P(A >= b) = prod_{i<b} ql(m - i), each rate's product carried upwards */
+        const double p1 = g->h2 ? g->p : 1.0 - g->p, p2 = g->h2 ? 1.0 - g->p : 0.0;
+        const double *ql2 = g->h2 ? t->ql2 : t->ql1;
+        double s1 = 1.0, s2 = g->h2 ? 1.0 : 0.0;
+        for (size_t b = 1; b <= m; b++) {
+            s1 *= t->ql1[m - b + 1];
+            s2 *= ql2[m - b + 1];
+            if (b + off >= j + 1)
+                acc[b + off - 1] += f * (p1 * s1 + p2 * s2);
+            if (s1 == 0.0 && s2 == 0.0)
+                break; /* every further term is 0 */
+        }
+        return;
+    }
+    arrivals_pmf(g, t, m, a, d, v, u);
+    /* tail: P(next_j >= k + 1) = P(A >= k + 1 - off), suffix sums from the top */
+    double tail = 0.0;
+    for (size_t b = m; b + off >= j + 1 && b >= 1; b--) {
+        tail += v[b];
+        acc[b + off - 1] += f * tail; /* cut k = b + off - 1 >= j */
+    }
 }
 
 /* The embedded chain at departures (models/README.md, spinlock, "One zone"): state j = CPUs
  * left at the lock, next = A (j = 0, N - 1 thinkers) or j - 1 + A (j >= 1, N - j thinkers,
  * hold + h j). Solved by the cut equations pi(k+1) P(A=0 | k+1) = sum_{j<=k} pi(j)
  * P(next_j > k), every term positive; pi in log space, the running sums acc with a common
- * scale. Writes X, the mean hold (with handoff) ET and pi(0). w: [4 N + 2]. */
+ * scale. Writes X, the mean hold (with handoff) ET and pi(0).
+ * w: [ZVP_SPINLOCK_EXACT_SCRATCH(N)]. */
 static void spin_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
                        double *X, double *ET, double *pi0)
 {
     const hold_dist g = hold_init(S, c2);
     const double a = 1.0 / Z;
     double *lp = w, *acc = w + N, *v = w + 2 * N, *u = w + 3 * N + 1, c = 0.0;
+    double *tab = w + 4 * N + 2;
+    chain_tab t = {tab, tab + (N + 1), tab + 2 * (N + 1), tab + 3 * (N + 1), tab + 4 * (N + 1)};
+    for (size_t i = 0; (g.det || h > 0.0) && i <= N; i++) /* binomial pmfs only */
+        tab[i] = lgamma((double)i + 1.0);
+    rate_tab(N, a, g.r1, tab + (N + 1), tab + 2 * (N + 1));
+    if (g.h2)
+        rate_tab(N, a, g.r2, tab + 3 * (N + 1), tab + 4 * (N + 1));
     for (size_t k = 0; k < N; k++)
         acc[k] = 0.0;
     lp[0] = 0.0;
@@ -210,13 +265,7 @@ static void spin_exact(unsigned long N, double Z, double S, double c2, double h,
                 acc[k] *= f;
             c = lp[j];
         }
-        arrivals_pmf(&g, m, a, d, v, u);
-        /* tail: P(next_j >= k + 1) = P(A >= k + 1 - off), suffix sums from the top */
-        double tail = 0.0, f = exp(lp[j] - c);
-        for (size_t b = m; b + off >= j + 1 && b >= 1; b--) {
-            tail += v[b];
-            acc[b + off - 1] += f * tail; /* cut k = b + off - 1 >= j */
-        }
+        add_tails(&g, &t, m, a, d, j, off, exp(lp[j] - c), acc, v, u);
     }
     double mx = -INFINITY, sum = 0.0, st = 0.0;
     for (size_t j = 0; j < N; j++)
@@ -247,7 +296,7 @@ static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, dou
 {
     double X, ET, pi0;
     if (Z > 0.0) {
-        double *w = malloc((4 * (size_t)N + 2) * sizeof *w);
+        double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
         if (!w)
             return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
         spin_exact(N, Z, S, c2, h, w, &X, &ET, &pi0);
@@ -277,7 +326,7 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     double base = Z, R = mva[3 * G], X1 = 0.0, ET = S, pi0 = 1.0;
     for (size_t g = 1; g < G; g++)
         base += m[g] * p[g] * mva[3 * G + g];
-    double *w = malloc((4 * (size_t)N + 2) * sizeof *w);
+    double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
     if (!w)
         return ZVP_ENOMEM;
     /* uniform zones (m[0] > 1): the other zones of the group are zone 1's equals, so its

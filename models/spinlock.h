@@ -16,7 +16,7 @@ void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h
                         double *X, double *ET, double *pi0);
 
 /* Scratch size (doubles) and work ((phases + 1) N^2 / 2 inner steps) of zvp_spinlock_exact. */
-#define ZVP_SPINLOCK_EXACT_SCRATCH(N) (4 * (size_t)(N) + 2)
+#define ZVP_SPINLOCK_EXACT_SCRATCH(N) (9 * (size_t)(N) + 7)
 double zvp_spinlock_exact_cost(unsigned long N, double c2);
 
 #endif

@@ -16,6 +16,46 @@
 #define SS_EXACT_MAX_COST 4e6
 #define SS_EXACT_ITER 200
 
+/* Uniform zones (group d of m > 1 locks): one zone solved exactly with the group's other
+ * m - 1 zones, its equals, in its think time, so its response per visit R solves R = g(R),
+ * g(R) = max(S, k / X_1 - Z_1(R)) with Z_1(R) = (base + (m - 1) (v / m) R) / (v / m). g falls
+ * as R grows (more time at the other zones, less load on this one): R - g(R) rises and has one
+ * root. Secant from MVA's R inside the bracket the signs give (bisection when a step leaves
+ * it, the damped step R + (g(R) - R) / 2 until both sides are known), to |g(R) - R| <=
+ * 1e-13 R. w: the chain's scratch. */
+static void zone_fixed_point(unsigned long k, double Z, double c2, const ss_group *g, size_t G,
+                             size_t d, double *R, double *w)
+{
+    const double vz = g[d].v / g[d].m;
+    double base = Z, lo = g[d].S, hi = INFINITY, Rp = 0.0, fp = 0.0, r = R[d];
+    for (size_t j = 0; j < G; j++)
+        if (j != d && g[j].v > 0 && g[j].S > 0)
+            base += g[j].v * R[j];
+    for (int it = 0; it < SS_EXACT_ITER; it++) {
+        double X1, ET, pi0;
+        const double Z1 = (base + (g[d].m - 1.0) * vz * r) / vz;
+        zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
+        const double f = fmax(g[d].S, (double)k / X1 - Z1) - r; /* g(R) - R, falling */
+        R[d] = r;
+        if (fabs(f) <= 1e-13 * r)
+            break;
+        if (f > 0.0)
+            lo = fmax(lo, r);
+        else
+            hi = fmin(hi, r);
+        double next = r + 0.5 * f;
+        if (it > 0 && f != fp)
+            next = r - f * (r - Rp) / (f - fp);
+        if (!(next > lo && next < hi))
+            next = isfinite(hi) ? 0.5 * (lo + hi) : r + 0.5 * f;
+        if (!(next > lo && next < hi) || next == r)
+            break; /* the bracket is as small as the doubles allow */
+        Rp = r;
+        fp = f;
+        r = next;
+    }
+}
+
 /* The CPUs at each group's locks (at[], holding or spinning) at population k, from MVA's
  * responses per visit R at its pass rate x (f: its saturation factor). The busiest single lock
  * (m = 1: the global available-list lock on z/VM 6.3, the IBR aging-list lock on 6.4) is solved
@@ -48,22 +88,26 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
             at[j] = g[j].v > 0 && g[j].S > 0 ? f * x * g[j].v * R[j] : 0.0;
         return x;
     }
-    for (int it = 0; it < SS_EXACT_ITER; it++) {
-        double base = Z, X1, ET, pi0;
-        for (size_t j = 0; j < G; j++)
-            if (j != d && g[j].v > 0 && g[j].S > 0)
-                base += g[j].v * R[j];
-        /* one lock of the group: its visits v / m per pass; the group's other m - 1 locks,
-         * its equals, are part of its think time (the spinlock model's uniform zones) */
-        const double vz = g[d].v / g[d].m;
-        const double Z1 = (base + (g[d].m - 1.0) * vz * R[d]) / vz;
-        zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
-        double Rd = fmax(g[d].S, (double)k / X1 - Z1);
-        if (g[d].m > 1.0) /* a fixed point in R: damped */
-            Rd = 0.5 * (Rd + R[d]);
-        double change = fabs(Rd - R[d]) / Rd;
-        R[d] = Rd;
-        if (g[d].m == 1.0 && g[d].v >= 1.0) {
+    /* one lock of the group d: its visits v / m per pass; the group's other m - 1 locks, its
+     * equals, are part of its think time (the spinlock model's uniform zones) */
+    const double vz = g[d].v / g[d].m;
+    if (g[d].m > 1.0) {
+        zone_fixed_point(k, Z, c2, g, G, d, R, w);
+    } else {
+        for (int it = 0; it < SS_EXACT_ITER; it++) {
+            double base = Z, X1, ET, pi0;
+            for (size_t j = 0; j < G; j++)
+                if (j != d && g[j].v > 0 && g[j].S > 0)
+                    base += g[j].v * R[j];
+            const double Z1 = base / vz;
+            zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
+            const double Rd = fmax(g[d].S, (double)k / X1 - Z1);
+            double change = fabs(Rd - R[d]) / Rd;
+            R[d] = Rd;
+            /* a lock not taken on every pass leaves the others' R (and so Z1) as they are:
+             * one solution is the fixed point */
+            if (!(g[d].v >= 1.0))
+                break;
             const double rho = fmin(1.0, X1 * g[d].S);
             const double cd2 = rho * rho * c2 + (1.0 - rho * rho);
             for (size_t j = 0; j < G; j++) {
@@ -75,9 +119,9 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
                 change = fmax(change, fabs(Rj - R[j]) / Rj);
                 R[j] = Rj;
             }
+            if (change <= 1e-10)
+                break;
         }
-        if (change <= 1e-10)
-            break;
     }
     free(w);
     double cyc = Z;
@@ -162,7 +206,7 @@ static void at_phi(const ss_cm4_in *in, double n, double phi, ss_cm4 *s)
     s->etr = phi * s->net.x_per_s;
 }
 
-/* A root of a continuous f on [lo, hi] with f(lo) > 0 > f(hi) (GSL's Brent; at most 100
+/* A root of a continuous f on [lo, hi] with f(lo) >= 0 >= f(hi) (GSL's Brent; at most 100
  * iterations to an interval of 1e-14 relative). Without a solver (out of memory) bisection. */
 typedef struct root_ctx {
     const ss_cm4_in *in;
@@ -217,24 +261,77 @@ static void solve_phi(const ss_cm4_in *in, double n, ss_cm4 *s)
     s->etr = in->pageout_per_s; /* phi X = D at the root: exact, not to the solver's tolerance */
 }
 
-static double n_residual(double n, void *p)
+/* The share of passes that get a frame at which n CPUs stay on the path when the DASD runs
+ * at its ceiling D: phi X = D makes the failed passes (1 - phi) X = D (1 / phi - 1), and the
+ * users off the path users - n = D defer (1 / phi - 1) (Little's law) give
+ * phi_n = D defer / (D defer + users - n), rising with n. */
+static double phi_at(const ss_cm4_in *in, double n)
 {
-    root_ctx *c = p;
-    solve_phi(c->in, n, c->s);
-    return fmin(c->in->cpus, c->in->users - (1.0 - c->s->phi) * c->s->net.x_per_s * c->in->defer_s) -
-           n;
+    const double dd = in->pageout_per_s * in->defer_s;
+    return dd / (dd + (in->users - n));
 }
 
-/* CPUs left on the path: min(cpus, users - deferred), deferred = failed passes x defer_s
- * (Little's law); the deferred count grows with n, so the residual falls: a root in
- * [1, nmax] unless nmax (nobody deferred beyond the spare users) or 1 already holds. */
+/* ... and its inverse: the CPUs on the path at phi, n(phi) = users - D defer (1 / phi - 1). */
+static double n_at(const ss_cm4_in *in, double phi)
+{
+    return in->users - in->pageout_per_s * in->defer_s * (1.0 / phi - 1.0);
+}
+
+/* Is the residual min(cpus, users - deferred) - n of n CPUs (n <= min(cpus, users)) >= 0?
+ * The deferred count (1 - phi) X defer falls as phi rises, and phi X rises with phi: so the
+ * residual is >= 0 exactly when the phi solving phi X = D (or 1) is >= phi_n, i.e. when
+ * phi_n X(n, phi_n) <= D: one network solution, no root in phi. */
+static int holds_n(const ss_cm4_in *in, double n, ss_cm4 *s)
+{
+    if (!(in->defer_s > 0.0))
+        return 1; /* nobody deferred */
+    at_phi(in, n, phi_at(in, n), s);
+    return s->etr <= in->pageout_per_s;
+}
+
+typedef struct path_ctx {
+    const ss_cm4_in *in;
+    double lo, hi; /* the CPUs on the path: the root lies in [lo, hi] */
+    ss_cm4 *s;
+} path_ctx;
+
+/* D - phi X(n(phi), phi): falls as phi rises (n(phi) rises with it). */
+static double path_residual(double phi, void *p)
+{
+    path_ctx *c = p;
+    const double n = fmin(c->hi, fmax(c->lo, n_at(c->in, phi)));
+    at_phi(c->in, n, phi, c->s);
+    return c->in->pageout_per_s - c->s->etr;
+}
+
+/* CPUs left on the path: n = min(cpus, users - deferred), deferred = failed passes x defer_s
+ * (Little's law), with phi solving phi X(n, phi) = D (or 1): the deferred count grows with n,
+ * so the residual min(cpus, users - deferred) - n falls: a root in [1, nmax] unless nmax
+ * (nobody deferred beyond the spare users) or 1 already holds. The residual's sign at whole
+ * n takes one network solution (holds_n): bisection on whole n finds the unit interval
+ * [k, k + 1] of the root, where the network is linear in n between its two populations; on
+ * it the root is (n(phi), phi) with phi solving phi X(n(phi), phi) = D (Brent). */
 void ss_cm4_solve(const ss_cm4_in *in, ss_cm4 *s)
 {
     const double nmax = fmin(in->cpus, in->users);
-    root_ctx c = {in, nmax, s};
-    if (n_residual(nmax, &c) >= 0.0)
-        return; /* s holds the solution at nmax (always so without deferral) */
-    if (nmax <= 1.0 || n_residual(1.0, &c) <= 0.0)
-        return; /* s holds the solution at 1 */
-    solve_phi(in, brent(n_residual, &c, 1.0, nmax), s);
+    if (nmax <= 1.0 || holds_n(in, nmax, s)) {
+        solve_phi(in, nmax, s); /* always so without deferral */
+        return;
+    }
+    if (!holds_n(in, 1.0, s)) {
+        solve_phi(in, 1.0, s);
+        return;
+    }
+    double lo = 1.0, hi = nmax; /* holds at lo, not at hi */
+    while (hi - lo > 1.0) {
+        const double mid = floor(0.5 * (lo + hi));
+        if (holds_n(in, mid, s))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    path_ctx c = {in, lo, hi, s};
+    const double phi = brent(path_residual, &c, phi_at(in, lo), phi_at(in, hi));
+    at_phi(in, fmin(hi, fmax(lo, n_at(in, phi))), phi, s);
+    s->etr = in->pageout_per_s; /* phi X = D at the root: exact, not to the solver's tolerance */
 }
