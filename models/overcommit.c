@@ -228,26 +228,40 @@ typedef struct oc_ctx {
     const oc_config *c;
 } oc_ctx;
 
-/* Page classes of one guest with balloon b (GiB): the balloon takes free pages first, then
- * page cache (Linux reclaims it to satisfy the cmm allocation), then cold stable pages (Linux
- * swaps them to its own swap disk: *swapped GiB, re-read by the guest when referenced); the
- * hot stable pages stay. */
-static void oc_classes(const double *p, double b, zvp_memhost_class *k, double *cache,
-                       double *swapped)
+/* The guest's own page replacement: with balloon b (GiB) the guest keeps unused_share of its
+ * remaining memory V - b free and holds its anonymous pages (hot and cold stable) and its file
+ * set in the rest by its LRU (Che's characteristic time T_g inside the guest), so the page the
+ * balloon takes is the guest's coldest: page cache or anonymous pages by their rates, not in a
+ * fixed order. k[] receives the guest-resident part of each class (what the host backs); *g
+ * the guest's disk reads per unit of work (page-cache misses plus swap-ins), *swapped the
+ * anonymous pages on the guest's swap disk (GiB). */
+static int oc_classes(const double *p, double b, zvp_memhost_class *k, double *cache,
+                      double *swapped, double *g, zvp_error *err)
 {
-    const double v = p[P_GUEST_VIRTUAL_GB], u = p[P_UNUSED_SHARE] * v;
-    const double w = fmin(v, p[P_WORKING_SET_GB]), h = p[P_HOT_SHARE];
-    const double c0 = fmax(0.0, v - w - u);
-    const double c = fmax(0.0, c0 - fmax(0.0, b - u)), phi = p[P_DIRTY_SHARE];
-    const double sp = p[P_REREF_SPREAD];
+    const double v = p[P_GUEST_VIRTUAL_GB], gm = fmax(0.0, v - b);
+    const double u = p[P_UNUSED_SHARE] * gm, w = fmin(v, p[P_WORKING_SET_GB]);
+    const double h = p[P_HOT_SHARE], phi = p[P_DIRTY_SHARE], sp = p[P_REREF_SPREAD];
     const double rc = p[P_FILE_READS] / (p[P_FILE_SET_GB] * PG);
-    *swapped = fmin((1.0 - h) * w, fmax(0.0, b - u - c0));
-    k[K_STABLE] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S], sp};
-    k[K_COLD] = (zvp_memhost_class){(1.0 - h) * w - *swapped, 1.0 / p[P_COLD_REREF_S], sp};
-    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * c, rc > 0.0 ? rc : 1e-300, sp};
-    k[K_DIRTY] = (zvp_memhost_class){phi * c, rc > 0.0 ? rc : 1e-300, sp};
-    k[K_UNUSED] = (zvp_memhost_class){fmax(0.0, u - b), 1.0 / p[P_UNUSED_REREF_S], sp};
-    *cache = c;
+    zvp_memhost_class gc[3];
+    double tg, r[3];
+    int st;
+    gc[0] = (zvp_memhost_class){h * w, 1.0 / p[P_STABLE_REREF_S], sp};
+    gc[1] = (zvp_memhost_class){(1.0 - h) * w, 1.0 / p[P_COLD_REREF_S], sp};
+    gc[2] = (zvp_memhost_class){p[P_FILE_SET_GB], rc > 0.0 ? rc : 1e-300, sp};
+    if ((st = zvp_memhost_char_time(gc, 3, 0.0, gm - u, &tg, err)) != ZVP_SUCCESS)
+        return st;
+    for (int i = 0; i < 3; i++)
+        r[i] = gc[i].size_gb * zvp_memhost_class_hit(&gc[i], tg);
+    *swapped = gc[0].size_gb + gc[1].size_gb - r[0] - r[1];
+    *cache = r[2];
+    *g = (zvp_memhost_misses(&gc[0], tg) + zvp_memhost_misses(&gc[1], tg) +
+          (rc > 0.0 ? zvp_memhost_misses(&gc[2], tg) : 0.0));
+    k[K_STABLE] = (zvp_memhost_class){r[0], gc[0].rate_per_s, sp};
+    k[K_COLD] = (zvp_memhost_class){r[1], gc[1].rate_per_s, sp};
+    k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * r[2], gc[2].rate_per_s, sp};
+    k[K_DIRTY] = (zvp_memhost_class){phi * r[2], gc[2].rate_per_s, sp};
+    k[K_UNUSED] = (zvp_memhost_class){u, 1.0 / p[P_UNUSED_REREF_S], sp};
+    return ZVP_SUCCESS;
 }
 
 /* Host residency (main storage, then XSTOR) and the flows of one guest at balloon b. */
@@ -255,10 +269,11 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
 {
     zvp_memhost_class k[N_KINDS], paged[N_KINDS];
     const double n = cf->guests;
-    double cm = p[P_REAL_MEMORY_GB] - p[P_CP_MEMORY_GB], tm, tx, pinned = 0.0;
+    double cm = p[P_REAL_MEMORY_GB] - p[P_CP_MEMORY_GB], tm, tx, pinned = 0.0, g;
     size_t np = 0, nm;
     int st;
-    oc_classes(p, b, k, &fl->cache_gb, &fl->swapped);
+    if ((st = oc_classes(p, b, k, &fl->cache_gb, &fl->swapped, &g, err)) != ZVP_SUCCESS)
+        return st;
     if (cf->pgmbk)
         cm = fmin(cm, 128.0 * p[P_PGMBK_GB]); /* 1 MB segment per 8 KB PGMBK below 2 GB */
     cm /= n;
@@ -296,9 +311,7 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
         /* Linux sets every page it frees unused and every page it allocates stable (ESSA) */
         fl->churn = k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
     }
-    /* uniform access to the file set: the guest's page cache holds cache_gb of it */
-    fl->g = p[P_FILE_READS] * fmax(0.0, 1.0 - fl->cache_gb / p[P_FILE_SET_GB]) +
-            fl->swapped * PG / p[P_COLD_REREF_S]; /* plus the guest's swap-ins */
+    fl->g = g; /* the guest's page-cache misses and swap-ins (its own LRU) */
     return ZVP_SUCCESS;
 }
 
@@ -349,14 +362,12 @@ static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error
     const oc_ctx ctx = {p, cf};
     const zvp_memhost_dasd dasd = {(unsigned long)p[P_PAGING_VOLUMES], 1e-3 * p[P_DASD_READ_MS],
                                    1e-3 * p[P_DASD_WRITE_MS], p[P_PAGES_PER_WRITE_IO]};
-    double b = 0.0, cache, sw, essa, gio;
-    zvp_memhost_class k[N_KINDS];
+    double b = 0.0, essa, gio;
     oc_net net;
     int st;
     if (cf->cmm) {
-        oc_classes(p, 0.0, k, &cache, &sw);
         st = zvp_memhost_vmrm_steady(oc_signal, &ctx, p[P_VMRM_TARGET],
-                                     v - k[K_STABLE].size_gb, &b, err);
+                                     v - p[P_HOT_SHARE] * fmin(v, p[P_WORKING_SET_GB]), &b, err);
         if (st != ZVP_SUCCESS)
             return st;
     }

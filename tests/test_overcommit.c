@@ -95,6 +95,29 @@ static void test_overcommit_closed_form(void)
     ZVP_ASSERT_REL(zvp_test_output(m, o, "cpu_util_pct"), 600.0, 1e-9);
 }
 
+/* The guest's own page replacement (Che inside the guest): one guest that the host backs whole
+ * (1000 GiB), a tiny hot working set and a file set of 64 GiB read uniformly at 100 pages per
+ * CPU-second. The guest keeps 5 % of its 16 GiB free, so its page cache holds
+ * c = 15.2 - 0.001 GiB of the file set and, with one re-reference rate, a read hits with
+ * probability c / 64 (uniform access): guest reads per unit of work = 100 (1 - c / 64). */
+static void test_overcommit_guest_lru(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o[64];
+    zvp_model_defaults(m, p);
+    zvp_test_set_param(m, p, "guests", 1);
+    zvp_test_set_param(m, p, "real_memory_gb", 1000);
+    zvp_test_set_param(m, p, "working_set_gb", 0.001);
+    zvp_test_set_param(m, p, "file_set_gb", 64);
+    zvp_test_set_param(m, p, "file_reads_per_s", 100);
+    zvp_test_set_param(m, p, "reref_spread", 1);
+    zvp_test_eval_ok(m, p, o, "guest LRU");
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "host_page_ins_per_s"), 0.0);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "guest_io_per_s") /
+                       zvp_test_output(m, o, "throughput_per_s"),
+                   100.0 * (1.0 - (0.95 * 16.0 - 0.001) / 64.0), 1e-9);
+}
+
 static void test_overcommit_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("overcommit");
@@ -119,6 +142,7 @@ int zvp_test_register_overcommit(void)
         !CU_add_test(s, "CMMA steals before it discards; CPU below the processors",
                      test_overcommit_cmma_steal) ||
         !CU_add_test(s, "closed form without overcommitment", test_overcommit_closed_form) ||
+        !CU_add_test(s, "the guest's own LRU: uniform file access", test_overcommit_guest_lru) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
     return 0;
