@@ -281,13 +281,32 @@ static void spin_exact(unsigned long N, double Z, double S, double c2, double h,
 }
 
 /* Work of spin_exact: (phases + 1) N² / 2 inner steps; above the cap (constant-like holds,
- * c² < 1/200 with thousands of CPUs) the MVA approximation is used instead. */
+ * c² < 1/200 with thousands of CPUs) the phases are capped (exact_scv), and only when even two
+ * do not fit is the MVA approximation used. */
 #define EXACT_MAX_COST 4e8
 #define DOMINANT_ITER 40
 static double exact_cost(unsigned long N, double c2)
 {
     const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
     return (k + 1.0) * (double)N * (double)N / 2.0;
+}
+
+/* The hold SCV the exact chain is run with under a work budget: c2 itself when affordable;
+ * for near-constant holds (0 < c2 < 1, k = ceil(1/c2) phases) too many phases for the budget,
+ * the Erlang with the most phases the budget allows (SCV 1/k_cap, k_cap >= 2), so the outputs
+ * stay continuous and monotone in c2 (a flat stretch below 1/k_cap, where Erlang-k_cap is
+ * within 1/k_cap of a constant hold) instead of jumping to the MVA approximation; -1 when
+ * even that does not fit (then MVA is used). */
+static double exact_scv(unsigned long N, double c2, double budget)
+{
+    if (exact_cost(N, c2) <= budget)
+        return c2;
+    if (c2 > 0.0 && c2 < 1.0) {
+        const double kcap = floor(2.0 * budget / ((double)N * (double)N) - 1.0);
+        if (kcap >= 2.0 && kcap < ceil(1.0 / c2 - 1e-12))
+            return 1.0 / kcap;
+    }
+    return -1.0;
 }
 
 /* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
@@ -359,8 +378,9 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     const size_t L = (size_t)pr[P_ZONES];
     const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const size_t G = pr[P_SKEW] > 0 ? L : 1; /* uniform: one group of L identical zones */
-    if (L == 1 && exact_cost(N, pr[P_SCV]) <= EXACT_MAX_COST)
-        return spinlock_one_zone(N, Z, S, pr[P_SCV], h, out, err);
+    const double c2x = exact_scv(N, pr[P_SCV], EXACT_MAX_COST / (L > 1 && G == 1 ? 8.0 : 1.0));
+    if (L == 1 && c2x >= 0.0)
+        return spinlock_one_zone(N, Z, S, c2x, h, out, err);
     double *buf = malloc(6 * G * sizeof *buf), X;
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
@@ -377,9 +397,8 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     /* w: Q, U of population N - 1; T, R at N */
     double busy = 0.0, umax = 0.0, coll = 0.0, b1 = -1.0, c1 = 0.0;
     /* c² = 1 without handoff: MVA is exact (product form); else zone 1 exactly */
-    if (Z > 0.0 && (pr[P_SCV] != 1.0 || h > 0.0) &&
-        (G > 1 ? 1.0 : 8.0) * exact_cost(N, pr[P_SCV]) <= EXACT_MAX_COST) {
-        int rc = dominant_zone(N, Z, S, pr[P_SCV], h, G, m, p, w, &X, &b1, &c1);
+    if (Z > 0.0 && (pr[P_SCV] != 1.0 || h > 0.0) && c2x >= 0.0) {
+        int rc = dominant_zone(N, Z, S, c2x, h, G, m, p, w, &X, &b1, &c1);
         if (rc) {
             free(buf);
             return zvp_fail(err, rc, "spinlock: out of memory");
@@ -492,4 +511,9 @@ void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h
 double zvp_spinlock_exact_cost(unsigned long N, double c2)
 {
     return exact_cost(N, c2);
+}
+
+double zvp_spinlock_exact_scv(unsigned long N, double c2, double budget)
+{
+    return exact_scv(N, c2, budget);
 }

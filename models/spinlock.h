@@ -18,5 +18,9 @@ void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h
 /* Scratch size (doubles) and work ((phases + 1) N^2 / 2 inner steps) of zvp_spinlock_exact. */
 #define ZVP_SPINLOCK_EXACT_SCRATCH(N) (9 * (size_t)(N) + 7)
 double zvp_spinlock_exact_cost(unsigned long N, double c2);
+/* The SCV to run zvp_spinlock_exact with for hold SCV c2 within `budget` inner steps: c2 when
+ * affordable, 1/k_cap (the most Erlang phases the budget allows) for 0 < c2 < 1 when not, -1
+ * when neither fits (use MVA). */
+double zvp_spinlock_exact_scv(unsigned long N, double c2, double budget);
 
 #endif

@@ -11,8 +11,9 @@
 #include "spinlock.h"
 #include "sweetspot.h"
 
-/* Work cap of the exact one-lock chain per population (above it, e.g. thousands of CPUs with
- * near-constant holds, MVA's residual-life approximation is kept). */
+/* Work cap of the exact one-lock chain per population: near-constant holds run with the most
+ * Erlang phases it allows (zvp_spinlock_exact_scv); above it even so (thousands of CPUs at the
+ * lock), MVA's residual-life approximation is kept. */
 #define SS_EXACT_MAX_COST 4e6
 #define SS_EXACT_ITER 200
 
@@ -81,7 +82,8 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
         }
     }
     /* exponential holds: the network is product form and MVA exact (nothing to correct) */
-    if (any && c2 != 1.0 && Z > 0.0 && zvp_spinlock_exact_cost(k, c2) <= SS_EXACT_MAX_COST)
+    const double cx = any ? zvp_spinlock_exact_scv(k, c2, SS_EXACT_MAX_COST) : -1.0;
+    if (any && c2 != 1.0 && Z > 0.0 && cx >= 0.0)
         w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(k) * sizeof *w);
     if (!w) { /* no single lock (or out of memory): MVA */
         for (size_t j = 0; j < G; j++)
@@ -92,7 +94,7 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
      * equals, are part of its think time (the spinlock model's uniform zones) */
     const double vz = g[d].v / g[d].m;
     if (g[d].m > 1.0) {
-        zone_fixed_point(k, Z, c2, g, G, d, R, w);
+        zone_fixed_point(k, Z, cx, g, G, d, R, w);
     } else {
         for (int it = 0; it < SS_EXACT_ITER; it++) {
             double base = Z, X1, ET, pi0;
@@ -100,7 +102,7 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
                 if (j != d && g[j].v > 0 && g[j].S > 0)
                     base += g[j].v * R[j];
             const double Z1 = base / vz;
-            zvp_spinlock_exact(k, Z1, g[d].S, c2, 0.0, w, &X1, &ET, &pi0);
+            zvp_spinlock_exact(k, Z1, g[d].S, cx, 0.0, w, &X1, &ET, &pi0);
             const double Rd = fmax(g[d].S, (double)k / X1 - Z1);
             double change = fabs(Rd - R[d]) / Rd;
             R[d] = Rd;
