@@ -833,6 +833,18 @@ assert any(v["lo"] is not None and v["lo"] < v["hi"] for k, v in d["outputs"].it
            if k != "users_at_limit"), d["outputs"]
 PYEOF
 then ok; else bad "cms users_at_limit delta interval: $(cat "$T/cms_delta.json")"; fi
+# review: a delta-method sweep says which whole-number outputs have NaN bounds (as eval does),
+# and the file holds NaN there; --method mc gives them real bounds and no such note
+rm -f "$T/cms_sweep_delta.h5" "$T/cms_sweep_mc.h5"
+expect 0 "users_at_limit_lo and users_at_limit_hi are NaN: no delta-method interval.*use --method mc" -- "$ZVP" sweep calibration/params/cms-releases.ini --axis response_limit_s=0.5,1 --interval 0.9 --threads 1 -o "$T/cms_sweep_delta.h5"
+if out=$("$ZVP" sweep calibration/params/cms-releases.ini --axis response_limit_s=0.5,1 --interval 0.9 --method mc --samples 50 --threads 1 -o "$T/cms_sweep_mc.h5" 2>&1) && ! printf '%s' "$out" | grep -q "are NaN" && "$PY" - "$T/cms_sweep_delta.h5" "$T/cms_sweep_mc.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+d, m = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert (d["status"][()] == 1).all() and np.isnan(d["users_at_limit_lo"][()]).all(), d["users_at_limit_lo"][()]
+lo, v, hi = (m[k][()] for k in ("users_at_limit_lo", "users_at_limit", "users_at_limit_hi"))
+assert np.isfinite(lo).all() and (lo <= v).all() and (v <= hi).all() and (hi > lo).all(), (lo, v, hi)
+PYEOF
+then ok; else bad "cms sweep mc interval of users_at_limit: $out"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
