@@ -199,3 +199,19 @@ def test_fit_predict_with_interval_equals_eval_at_the_rows():
     assert np.array_equal(r.value["etr"], p["etr"])
     assert r["etr"].lo.shape == (len(fd.rows),)
     assert np.all(r.lo["etr"] <= r.value["etr"]) and np.all(r.value["etr"] <= r.hi["etr"])
+
+
+def test_whole_number_output_has_no_delta_interval_but_says_why():
+    """cms users_at_limit is a whole number (a step function of the parameters): the delta
+    method's derivative is 0 there, so it gives no interval (NaN, with the reason in kinds)
+    rather than the degenerate [value, value]; Monte Carlo gives a real one."""
+    cms = os.path.join(CALIB, "params", "cms-releases.ini")
+    d = z.eval(cms, interval=0.9)
+    iv = d["users_at_limit"]
+    assert np.isnan(iv.lo) and np.isnan(iv.hi) and iv.value > 0
+    assert d.kinds["users_at_limit"].startswith("none") and "mc" in d.kinds["users_at_limit"]
+    assert any(np.isfinite(v.lo) and v.lo < v.hi for k, v in d.items() if k != "users_at_limit")
+    mc = z.eval(cms, interval=0.9, method="mc", samples=200)
+    iv = mc["users_at_limit"]
+    assert iv.lo <= iv.value <= iv.hi and iv.hi > iv.lo
+    assert not mc.kinds["users_at_limit"].startswith("none")

@@ -36,7 +36,8 @@ class Interval(namedtuple("Interval", "value lo hi")):
 class IntervalResult(OrderedDict):
     """Outputs with intervals, name -> Interval(value, lo, hi). Also .value, .lo, .hi (dicts
     name -> float or array), .units, .kinds (name -> 'prediction', or 'confidence' where
-    asked or where the fit did not match the output), .kind, .level, .method, .samples,
+    asked or where the fit did not match the output, or 'none: ...' for a whole-number output
+    under the delta method, whose lo and hi are NaN), .kind, .level, .method, .samples,
     .seed, .dof_effective (NaN: unknown, normal quantiles), .status (ZVP_POINT_* code, int or
     uint8 array), .no_steady_state (share of Monte Carlo draws without a model result: float
     or array; 0 for delta), .params (name -> value used) and .model."""
@@ -133,10 +134,15 @@ def _run(mf, m, p, idx, vary, vals, shape, arrays, opt, on_error, method, sample
         return float(a[0]) if shape == () else a.reshape(shape)
 
     h = mf._handle()
-    kinds = OrderedDict(
-        (o.name, "confidence" if not opt.prediction or
-         np.isnan(C.zvp_model_file_residual_variance(h, j, None)) else "prediction")
-        for j, o in enumerate(m.outputs))
+    d = m._ptr.contents
+
+    def kind(j):
+        if method == "delta" and d.outputs[j].integer:  # lo, hi NaN (zvp_interval_eval)
+            return ("none: a whole-number output (a step function of the parameters) has no "
+                    "delta-method interval; use method='mc'")
+        return ("confidence" if not opt.prediction or
+                np.isnan(C.zvp_model_file_residual_variance(h, j, None)) else "prediction")
+    kinds = OrderedDict((o.name, kind(j)) for j, o in enumerate(m.outputs))
     items = [(o.name, Interval(cut(value[j]), cut(lo[j]), cut(hi[j])))
              for j, o in enumerate(m.outputs)]
     codes = _POINT_CODES[status]
