@@ -303,7 +303,7 @@ static double exact_scv(unsigned long N, double c2, double budget)
         return c2;
     if (c2 > 0.0 && c2 < 1.0) {
         const double kcap = floor(2.0 * budget / ((double)N * (double)N) - 1.0);
-        if (kcap >= 2.0 && kcap < ceil(1.0 / c2 - 1e-12))
+        if (kcap >= 2.0) /* < ceil(1/c2), the cost being over the budget */
             return 1.0 / kcap;
     }
     return -1.0;

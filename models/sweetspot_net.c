@@ -83,7 +83,7 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
     }
     /* exponential holds: the network is product form and MVA exact (nothing to correct) */
     const double cx = any ? zvp_spinlock_exact_scv(k, c2, SS_EXACT_MAX_COST) : -1.0;
-    if (any && c2 != 1.0 && Z > 0.0 && cx >= 0.0)
+    if (c2 != 1.0 && Z > 0.0 && cx >= 0.0)
         w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(k) * sizeof *w);
     if (!w) { /* no single lock (or out of memory): MVA */
         for (size_t j = 0; j < G; j++)

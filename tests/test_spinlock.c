@@ -156,8 +156,8 @@ static void test_spinlock_budget_continuous(void)
             if (i == 0)
                 first = out[0];
             CU_ASSERT(out[0] >= prev * (1.0 - 1e-12));
-            /* over c2 in [0, 0.01] the waiting changes by about c2 / (1 + c2) of its
-             * variable part: well under 1 % of the spin */
+            /* over c2 in [0, 0.01] the waiting grows by at most the factor (1 + c2) of
+             * Pollaczek-Khinchine's (1 + c2) / 2: 1 % of the spin */
             if (scv[i] <= 0.01)
                 CU_ASSERT(fabs(out[0] - first) <= 0.01 * first);
             prev = out[0];

@@ -147,6 +147,18 @@ void cli_print_command_help(const cli_command *cmd, FILE *fp);
 int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, size_t n_pos,
                         size_t first, const char *const *skip, size_t n_skip);
 
+/* Why a whole-number output (descriptor `integer`) has NaN lo/hi under the delta method (the
+ * library gives it none: the derivative of a step function is 0 almost everywhere). */
+#define CLI_STEP_NO_INTERVAL                                                                   \
+    "no delta-method interval for a whole-number output (a step function of the parameters): " \
+    "use --method mc"
+
+/* 1 when output j of m has no interval by `method` for that reason (eval, sweep). */
+static inline int cli_step_no_interval(const zvp_model *m, size_t j, int method)
+{
+    return m->outputs[j].integer && method == ZVP_INTERVAL_DELTA;
+}
+
 /* --interval LEVEL [--method delta|mc] [--samples N] [--seed S] [--confidence] (eval,
  * sweep; src/cli/interval_opts.c): the options into *o, *on = 1 when --interval is given.
  * Strings NULL when absent. 0 or an exit status (reported). */

@@ -79,17 +79,6 @@ static json_t *interval_json(const zvp_model_file *mf, const ivreq *iv)
     return o;
 }
 
-#define STEP_NO_INTERVAL                                                                   \
-    "no delta-method interval for a whole-number output (a step function of the parameters): " \
-    "use --method mc"
-
-/* 1 when output j is a whole number left without an interval by the delta method (the library
- * gives none: the derivative of a step function is 0 almost everywhere). */
-static int step_no_interval(const zvp_model *m, const ivreq *iv, size_t j)
-{
-    return m->outputs[j].integer && iv->o.method == ZVP_INTERVAL_DELTA && isnan(iv->lo[j]);
-}
-
 /* The JSON result of one evaluation (out may hold NaN: null with the model's message). */
 static int print_json(const zvp_model_file *mf, const char *file, const double *out, int st,
                       const zvp_error *err, const ivreq *iv)
@@ -105,9 +94,10 @@ static int print_json(const zvp_model_file *mf, const char *file, const double *
     for (size_t j = 0; j < m->n_outputs; j++) {
         json_t *q = cli_json_qty(out[j], m->outputs[j].unit, why);
         if (iv->on) {
-            const char *nb = why                    ? why
-                             : step_no_interval(m, iv, j) ? STEP_NO_INTERVAL
-                                                          : "no interval: no draw or derivative with a result";
+            const char *nb = why ? why
+                             : cli_step_no_interval(m, j, iv->o.method)
+                                 ? CLI_STEP_NO_INTERVAL
+                                 : "no interval: no draw or derivative with a result";
             cli_json_set(q, "lo", cli_json_num(iv->lo[j], nb));
             cli_json_set(q, "hi", cli_json_num(iv->hi[j], nb));
             cli_json_set(q, "kind", json_string(kind_of(mf, iv, j)));
@@ -150,7 +140,7 @@ static void print_text(const zvp_model_file *mf, const double *out, const ivreq 
             printf("  %-24s %14.6g %14.6g %14.6g %-9s %s%s\n", m->outputs[j].name, out[j] + 0.0,
                    iv->lo[j] + 0.0, iv->hi[j] + 0.0, m->outputs[j].unit,
                    m->outputs[j].description,
-                   step_no_interval(m, iv, j) ? " [" STEP_NO_INTERVAL "]"
+                   cli_step_no_interval(m, j, iv->o.method) ? " [" CLI_STEP_NO_INTERVAL "]"
                    : strcmp(kind_of(mf, iv, j), "prediction") && iv->o.prediction
                        ? " [confidence only: not fitted]" : "");
         else

@@ -159,16 +159,14 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     return rc;
 }
 
-/* The delta method gives a whole-number output (descriptor integer) no interval (the
- * derivative of a step function is 0 almost everywhere): its OUT_lo and OUT_hi are NaN in the
- * file; say so, as 'zvmperf eval --interval' does, instead of leaving silent NaN bounds. */
-static void note_step_outputs(const zvp_model *m)
+/* The outputs the interval method leaves without bounds (OUT_lo, OUT_hi NaN in the file): say
+ * so, as 'zvmperf eval --interval' does, instead of leaving silent NaN bounds. */
+static void note_step_outputs(const zvp_model *m, int method)
 {
     for (size_t k = 0; k < m->n_outputs; k++)
-        if (m->outputs[k].integer)
-            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: no delta-method "
-                    "interval for a whole-number output (a step function of the parameters): "
-                    "use --method mc\n", m->outputs[k].name, m->outputs[k].name);
+        if (cli_step_no_interval(m, k, method))
+            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: %s\n",
+                    m->outputs[k].name, m->outputs[k].name, CLI_STEP_NO_INTERVAL);
 }
 
 static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
@@ -203,8 +201,8 @@ static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)
     if (!rc && iv_on && zvp_interval_points(mf, zvp_model_file_params(mf), 0, 0, 0, NULL, NULL,
                                             &iv, NULL, NULL, NULL, NULL, NULL, &err))
         rc = cli_lib_error(c, &err);
-    if (!rc && iv_on && iv.method == ZVP_INTERVAL_DELTA)
-        note_step_outputs(zvp_model_file_model(mf));
+    if (!rc && iv_on)
+        note_step_outputs(zvp_model_file_model(mf), iv.method);
     if (!rc)
         rc = sweep_now(c, a, j, mf, &opt);
     zvp_model_file_free(mf);
