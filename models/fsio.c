@@ -207,10 +207,11 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
         h->reads += zvp_memhost_misses(&k[j], h->t);
     }
     h->other_reads = zvp_memhost_misses(&k[C_OTHER], h->t) + p[P_TRANSIENT_READS];
-    refs = (k[C_DIRTY].size_gb * k[C_DIRTY].rate_per_s + k[C_ACTIVE].size_gb * k[C_ACTIVE].rate_per_s) * PG;
-    h->p_miss = refs > 0.0 ? (zvp_memhost_misses(&k[C_DIRTY], h->t) +
-                              zvp_memhost_misses(&k[C_ACTIVE], h->t)) / refs
-                           : 0.0;
+    /* the file I/O that pays for paging is the write-back of dirty pages (report 002: "later,
+     * when Linux again accessed such pages in order to write them to the I/O file, z/VM first
+     * had to ... fetch previously paged out pages"): misses per write-back of the dirty pool */
+    refs = k[C_DIRTY].size_gb * k[C_DIRTY].rate_per_s * PG;
+    h->p_miss = refs > 0.0 ? zvp_memhost_misses(&k[C_DIRTY], h->t) / refs : 0.0;
     /* saturated paging DASD (offered load >= volumes): no steady state for the page reads;
      * the page-cached throughput is then 0 (read_s infinite) and the utilization shows 100 % */
     if (zvp_memhost_dasd_read(&dasd, h->reads + h->other_reads, 0.0, &u, &h->read_s, NULL) !=
