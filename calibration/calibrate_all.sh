@@ -79,7 +79,7 @@ done
 } > "$summary"
 rm -f "$summary.tmp"
 echo
-echo "Calibration summary. R2 is the smallest over the matched outputs: outputs that are flat in"
+echo "Calibration summary. R2 is the smallest over the matched outputs (the last field names that output): outputs flat in"
 echo "the data have R2 near or below 0 even when MAPE is small, so read MAPE first; nan means no"
 echo "output has a defined R2 (one row per fit, as for cms: one release column each)."
 cat "$summary"

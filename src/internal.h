@@ -35,6 +35,10 @@ int zvp_check_range(zvp_error *err, const char *what, double value, double lo, d
  * (who: the model name, or the file being read) and returns ZVP_EINVAL. */
 int zvp_check_param(const char *who, const zvp_param_desc *d, double value, zvp_error *err);
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as v (1e-06, not 9.9999999999999995e-07),
+ * into buf (n >= 32 bytes); returns buf. For messages that quote a range or a value. */
+const char *zvp_fmt_num(double v, char *buf, size_t n);
+
 /* ---- text (src/util/text.c) ---------------------------------------------------------- */
 
 /* Duplicate a string with malloc (NULL on failure or when s is NULL). */

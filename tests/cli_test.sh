@@ -846,5 +846,13 @@ assert np.isfinite(lo).all() and (lo <= v).all() and (v <= hi).all() and (hi > l
 PYEOF
 then ok; else bad "cms sweep mc interval of users_at_limit: $out"; fi
 
+# review: a value that is not a finite number names the parameter's range and unit; ranges are
+# printed in their shortest exact form (1e-06, not 9.9999999999999995e-07)
+expect 2 "parameter hold_us = 1e400 is not a number (a finite decimal number in \[1e-06, 1000000000\], unit us)" -- "$ZVP" eval spinlock hold_us=1e400
+expect 2 "parameter cpus = nan is not a number (a finite decimal number in \[1, 4096\], unit 1)" -- "$ZVP" eval spinlock cpus=nan
+expect 2 "parameter hold_us = -1 is out of range \[1e-06, 1000000000\] (unit us)" -- "$ZVP" eval spinlock hold_us=-1
+# review: the calibrate summary names the output whose R^2 is the smallest
+expect 0 "^summary: .*; R2(min) of mean_in_system" -- "$ZVP" calibrate tests/data/fit_mm1.ini -o "$T/r2min.ini" --h5 "$T/r2min.h5"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -143,6 +143,8 @@ BAD_CALLS = [
     (lambda: z.model(3), z.ArgumentTypeError, "model = 3"),
     (lambda: z.model(None), z.ArgumentTypeError, "model = None"),
     (lambda: z.eval("mmc", servers="x"), z.ArgumentTypeError, "servers"),
+    (lambda: z.eval("spinlock", cpus=True), z.ArgumentTypeError, "cpus"),
+    (lambda: z.eval("spinlock", cpus=[True, False]), z.ArgumentTypeError, "cpus"),
     (lambda: z.eval("mmc", servers=[]), z.InvalidArgumentError, "servers is empty"),
     (lambda: z.eval("mmc", servers=[1, 2], arrival_rate_per_s=[0.1, 0.2, 0.3]),
      z.BadLengthError, "arrival_rate_per_s (3,)"),

@@ -60,9 +60,9 @@ def _is_number(x):
 def _float(name, value):
     """A C double from a real scalar; ArgumentTypeError naming the argument otherwise. NaN and
     infinities pass: the C function range-checks them and names the parameter."""
-    if (value is None or isinstance(value, (str, bytes)) or _ndim(value) != 0
+    if (value is None or isinstance(value, (str, bytes, bool, np.bool_)) or _ndim(value) != 0
             or np.iscomplexobj(value)):
-        raise _type_error(name, value, "a real number")
+        raise _type_error(name, value, "a real number (not a bool: write 1 or 0)")
     try:
         return float(value)
     except (TypeError, ValueError):
@@ -81,7 +81,7 @@ def _farray(name, value, allow_empty=False):
     except (TypeError, ValueError):
         raise _type_error(name, value, "a number or a rectangular array of real numbers") \
             from None
-    if a.dtype.kind not in "biuf":
+    if a.dtype.kind not in "iuf":  # not bool: True is no parameter value
         raise _type_error(name, value, "a number or an array of real numbers (got dtype %s)"
                           % a.dtype)
     a = a.astype(np.float64, copy=False)

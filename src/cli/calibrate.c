@@ -17,7 +17,10 @@ const char cli_help_calibrate[] =
     "Usage: zvmperf calibrate FITFILE [-o MODELFILE] [--h5 REPORT.h5] [--json]\n"
     "Fit a model's free parameters to measured data as FITFILE describes (e.g.\n"
     "calibration/fits/sweetspot-zvm64.ini), print the report (estimates with standard errors,\n"
-    "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line, and\n"
+    "R^2, RMSE and MAPE per output, every row with its residual) and a 'summary:' line (fit,\n"
+    "model, release, rows, free parameters, the smallest R^2 of any output, MAPE %, the worst\n"
+    "cell, and the output whose R^2 is the smallest: one flat in the data can have R^2 near or\n"
+    "below 0 at a small MAPE, so read MAPE first), and\n"
     "write the calibrated model file and the same report as HDF5: both or neither (each goes\n"
     "to a temporary file first), never over an input (fit, data, join or base file). A model\n"
     "file that would not change but for its fitted_at line is left as it is (the summary says\n"
@@ -40,7 +43,7 @@ static const cli_option opts[N_OPTS] = {{"output", 'o', 1, 0}, {"h5", 0, 1, 0}};
 typedef struct summary {
     char name[128], release[128];
     double r2min, worst_pct;
-    size_t wi, wj;
+    size_t wi, wj, r2j; /* r2j: the output with the smallest R^2 (when r2min is a number) */
     int has_worst;
     int unchanged; /* the model file already holds this content (but fitted_at): not rewritten */
 } summary;
@@ -60,10 +63,13 @@ static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s
              strncmp(s->name, m->name, mlen) == 0 && s->name[mlen] == '-' ? s->name + mlen + 1
                                                                            : "-");
     s->r2min = INFINITY;
+    s->r2j = 0;
     for (size_t j = 0; j < k; j++) {
         double r2 = zvp_fit_result_r2(res, j);
-        if (r2 == r2 && r2 < s->r2min)
+        if (r2 == r2 && r2 < s->r2min) {
             s->r2min = r2;
+            s->r2j = j;
+        }
     }
     if (!isfinite(s->r2min))
         s->r2min = NAN; /* no output with a defined R^2 (one row, or flat data) */
@@ -86,10 +92,12 @@ static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s
 static void print_summary(const zvp_fit_result *res, const summary *s)
 {
     const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
-    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%)%s\n", s->name,
-           m->name, s->release, zvp_fit_result_n_rows(res), zvp_fit_result_n_free(res), s->r2min,
-           zvp_fit_result_mape_all(res), s->has_worst ? zvp_fit_result_row_label(res, s->wi) : "-",
+    printf("\nsummary: %-22s %-10s %-14s %5zu %5zu %9.4f %8.3f  %s (%s, %+.1f%%); R2(min) of %s%s\n",
+           s->name, m->name, s->release, zvp_fit_result_n_rows(res), zvp_fit_result_n_free(res),
+           s->r2min, zvp_fit_result_mape_all(res),
+           s->has_worst ? zvp_fit_result_row_label(res, s->wi) : "-",
            s->has_worst ? zvp_fit_result_output_name(res, s->wj) : "-", s->worst_pct,
+           s->r2min == s->r2min ? zvp_fit_result_output_name(res, s->r2j) : "-",
            s->unchanged ? " [unchanged]" : "");
 }
 
@@ -116,6 +124,9 @@ static int print_json(const zvp_fit_result *res, const summary *s, const char *o
     cli_json_set(d, "rows", json_integer((json_int_t)zvp_fit_result_n_rows(res)));
     cli_json_set(d, "free", json_integer((json_int_t)zvp_fit_result_n_free(res)));
     cli_json_set(d, "r2_min", cli_json_qty(s->r2min, "1", no_r2));
+    cli_json_set(d, "r2_min_output", s->r2min == s->r2min
+                                         ? json_string(zvp_fit_result_output_name(res, s->r2j))
+                                         : json_null());
     cli_json_set(d, "mape_pct", cli_json_qty(zvp_fit_result_mape_all(res), "%", NULL));
     if (zvp_fit_result_saturated(res))
         cli_json_set(d, "stderr_note", json_string("saturated: standard errors undefined"));

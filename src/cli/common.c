@@ -136,10 +136,22 @@ int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
                 return cli_error(c, ZVP_EINVAL,
                                  "parameter %s is both swept (--axis) and fixed ('%s')", name,
                                  pos[i]);
-        if (cli_number(val, &v) != 0)
+        if (cli_number(val, &v) != 0) {
+            const zvp_model *m = zvp_model_file_model(mf);
+            for (size_t k = 0; m && k < m->n_params; k++)
+                if (strcmp(m->params[k].name, name) == 0) {
+                    char lo[32], hi[32];
+                    return cli_error(c, ZVP_EPARSE,
+                                     "parameter %s = %s is not a number (a finite decimal "
+                                     "number in [%s, %s], unit %s)", name, val,
+                                     zvp_fmt_num(m->params[k].min, lo, sizeof lo),
+                                     zvp_fmt_num(m->params[k].max, hi, sizeof hi),
+                                     m->params[k].unit);
+                }
             return cli_error(c, ZVP_EPARSE, "parameter %s = %s is not a number (a decimal number "
                              "within the parameter's range; 'zvmperf models' lists them)", name,
                              val);
+        }
         zvp_error_clear(&e);
         if (zvp_model_file_set(mf, name, v, &e) != ZVP_SUCCESS)
             return cli_lib_error(c, &e);
