@@ -474,7 +474,7 @@ const zvp_model zvp_model_overcommit = {
     "overcommit",
     "Memory overcommitment of identical Linux guests on z/VM: page classes per guest (stable, "
     "clean and dirty page cache, unused) with the CMMA page states and their discard cost, the "
-    "VMRM-CMM balloon at the steady state of the VMRM SHRINK/RELEASE loop on the host's paging "
+    "VMRM-CMM balloon at the steady state of the VMRM SHRINK/RELEASE loop on the host's page wait "
     "signal, residency in main storage and XSTOR from Che's characteristic time (real memory "
     "drives paging), paging DASD as an M/M/c queue, z/VM 5.2 PGMBK-below-2-GB limit, throughput "
     "from exact MVA of virtual CPUs on the real processors, relative to a baseline run.",

@@ -172,7 +172,8 @@ static void test_overcommit_review_cases(void)
 /* Sweeps of real memory (8 -> 512 GiB, x 1.5) at guests 2..100 (working sets 8.9 GiB down to
  * 1 GiB), 1, 4 and 16 paging volumes, CMM and CMMA on and off: throughput never falls; paging
  * never rises: page reads from the paging DASD per unit of work and per second, the paging
- * DASD's utilization and, without CMM, all host page-ins per unit of work (with CMM, XSTOR
+ * DASD's utilization and, without CMM, all host page-ins per unit of work and the DASD page
+ * space (with CMM, XSTOR
  * page-ins per unit of work may rise: VMRM's signal is the DASD page wait; models/README.md);
  * CMM never raises DASD page space (against the same point without CMM). Host page-ins per
  * second (XSTOR included) are not bounded: where the paging DASD is the bottleneck its reads per
@@ -187,10 +188,10 @@ static void test_overcommit_memory_sweep(void)
         for (int v = 0; v < 3; v++)
             for (int mode = 0; mode < 4; mode++) {
                 const double cmm = mode & 1, cmma = mode >> 1;
-                double px = 0.0, pv[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, o[64],
-                       o0[64];
+                double px = 0.0, pv[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY},
+                       o[64], o0[64];
                 for (double mem = 8.0; mem <= 512.0; mem *= 1.5) {
-                    double x, v4[4];
+                    double x, v4[5];
                     if (eval_at(m, cmm, cmma, cfg[g][0], cfg[g][1], vols[v], mem, o) !=
                         ZVP_SUCCESS) {
                         bad++;
@@ -201,7 +202,8 @@ static void test_overcommit_memory_sweep(void)
                     v4[1] = zvp_test_output(m, o, "xstor_to_dasd_per_s") / x;
                     v4[2] = zvp_test_output(m, o, "xstor_to_dasd_per_s");
                     v4[3] = zvp_test_output(m, o, "paging_util_pct");
-                    for (int k = cmm == 1.0 ? 1 : 0; k < 4; k++)
+                    v4[4] = cmm == 1.0 ? 0.0 : zvp_test_output(m, o, "dasd_page_space_gb");
+                    for (int k = cmm == 1.0 ? 1 : 0; k < 5; k++)
                         if (v4[k] > pv[k] * (1 + 1e-7) + 1e-12) {
                             bad++;
                             fprintf(stderr,
