@@ -104,10 +104,11 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"unused_reref_s", "s", "mean guest CPU time until a free page is reallocated", 1e-6, 1e9, 100,
      0, 0},
     {"pgmbk_gb", "GiB", "z/VM 5.2: storage below 2 GB available for PGMBKs", 0.001, 2, 0.5, 0, 0},
-    {"vmrm_target", "pages/s",
-     "VMRM constraint threshold: host page-ins per CPU-second of guest work (per guest) above "
-     "which VMRM issues SHRINK, below which RELEASE",
-     0, 1e9, 50, 0, 0},
+    {"vmrm_target", "1",
+     "VMRM constraint threshold: virtual CPUs waiting for host page reads from the paging DASD, "
+     "system-wide (page reads per second x read time), above which VMRM issues SHRINK, below "
+     "which RELEASE",
+     0, 1e6, 2, 0, 0},
     {"dasd_read_ms", "ms", "device time of a one-page read I/O from paging DASD (no queueing)",
      0, 1e4, 5, 0, 0},
     {"dasd_write_ms", "ms", "device time of one block-write I/O (pages_per_write_io pages)", 0,
@@ -260,7 +261,9 @@ static int oc_classes(const double *p, double b, zvp_memhost_class *k, double *c
     k[K_COLD] = (zvp_memhost_class){r[1], gc[1].rate_per_s, sp};
     k[K_CLEAN] = (zvp_memhost_class){(1.0 - phi) * r[2], gc[2].rate_per_s, sp};
     k[K_DIRTY] = (zvp_memhost_class){phi * r[2], gc[2].rate_per_s, sp};
-    k[K_UNUSED] = (zvp_memhost_class){u, 1.0 / p[P_UNUSED_REREF_S], sp};
+    /* Linux frees and allocates pages at the workload's rate: the balloon shrinks the free
+     * pool (u), not the rate, so a ballooned guest reuses its free pages sooner */
+    k[K_UNUSED] = (zvp_memhost_class){u, v / (gm * p[P_UNUSED_REREF_S]), sp};
     return ZVP_SUCCESS;
 }
 
@@ -308,23 +311,12 @@ static int oc_flows_at(const double *p, const oc_config *cf, double b, oc_flows 
         /* a free page whose frame CP stole (discarded, no write) needs a fresh frame when
          * Linux reallocates it: no page-in, no XSTOR or DASD I/O */
         fl->unused = zvp_memhost_misses(&k[K_UNUSED], tm);
-        /* Linux sets every page it frees unused and every page it allocates stable (ESSA) */
+        /* Linux sets every page it frees unused and every page it allocates stable (ESSA):
+         * unused_share x V pages per unused_reref_s, whatever the balloon */
         fl->churn = k[K_UNUSED].size_gb * PG * k[K_UNUSED].rate_per_s;
     }
     fl->g = g; /* the guest's page-cache misses and swap-ins (its own LRU) */
     return ZVP_SUCCESS;
-}
-
-/* VMRM's constraint signal: frames CP has to reclaim (steal) per CPU-second of guest work to
- * serve faults - host page-ins plus CMMA discard faults (a discarded page's frame was stolen
- * too); at steady state reclaims equal faults. */
-static int oc_signal(const void *ctx, double b, double *s, zvp_error *err)
-{
-    const oc_ctx *c = ctx;
-    oc_flows fl;
-    int st = oc_flows_at(c->p, c->c, b, &fl, err);
-    *s = fl.f_main + fl.discards + fl.unused;
-    return st;
 }
 
 typedef struct oc_net {
@@ -356,21 +348,17 @@ typedef struct oc_state {
     oc_flows fl;
 } oc_state;
 
-static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error *err)
+/* Flows and throughput of the configuration at balloon b (GiB per guest): the guest and host
+ * residency, then the closed network of the virtual CPUs with the paging DASD's read time at
+ * its consistent page rate (fixed point). */
+static int oc_solve_at(const double *p, const oc_config *cf, double b, oc_state *s, zvp_error *err)
 {
-    const double v = p[P_GUEST_VIRTUAL_GB], xs = p[P_XSTOR_GB] > 0.0 ? 1.0 : 0.0;
-    const oc_ctx ctx = {p, cf};
+    const double xs = p[P_XSTOR_GB] > 0.0 ? 1.0 : 0.0;
     const zvp_memhost_dasd dasd = {(unsigned long)p[P_PAGING_VOLUMES], 1e-3 * p[P_DASD_READ_MS],
                                    1e-3 * p[P_DASD_WRITE_MS], p[P_PAGES_PER_WRITE_IO]};
-    double b = 0.0, essa, gio;
+    double essa, gio;
     oc_net net;
     int st;
-    if (cf->cmm) {
-        st = zvp_memhost_vmrm_steady(oc_signal, &ctx, p[P_VMRM_TARGET],
-                                     v - p[P_HOT_SHARE] * fmin(v, p[P_WORKING_SET_GB]), &b, err);
-        if (st != ZVP_SUCCESS)
-            return st;
-    }
     if ((st = oc_flows_at(p, cf, b, &s->fl, err)) != ZVP_SUCCESS)
         return st;
     s->balloon = b;
@@ -396,6 +384,40 @@ static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error
     if (!isfinite(s->x) || s->x <= 0.0)
         return zvp_fail(err, ZVP_EUNSTABLE, "overcommit: no positive steady-state throughput");
     return ZVP_SUCCESS;
+}
+
+/* VMRM's constraint signal, system-wide and per second as the CP monitor reports it: the
+ * virtual CPUs waiting for host page reads from the paging DASD, x F_dasd R_read by Little's
+ * law (theta of a read blocks). It grows with the host's paging and with the DASD's queueing,
+ * so VMRM never releases balloon into a saturated paging DASD (there the wait is unbounded). */
+static int oc_signal(const void *ctx, double b, double *sig, zvp_error *err)
+{
+    const oc_ctx *c = ctx;
+    oc_state s;
+    int st = oc_solve_at(c->p, c->c, b, &s, NULL);
+    if (st == ZVP_EUNSTABLE) { /* saturated paging at any throughput: constrained */
+        *sig = INFINITY;
+        return ZVP_SUCCESS;
+    }
+    if (st != ZVP_SUCCESS)
+        return oc_solve_at(c->p, c->c, b, &s, err);
+    *sig = c->p[P_FAULT_BLOCKING] * s.x * s.fl.f_dasd * s.read_s;
+    return ZVP_SUCCESS;
+}
+
+static int oc_solve(const double *p, const oc_config *cf, oc_state *s, zvp_error *err)
+{
+    const double v = p[P_GUEST_VIRTUAL_GB];
+    const oc_ctx ctx = {p, cf};
+    double b = 0.0;
+    int st;
+    if (cf->cmm) {
+        st = zvp_memhost_vmrm_steady(oc_signal, &ctx, p[P_VMRM_TARGET],
+                                     v - p[P_HOT_SHARE] * fmin(v, p[P_WORKING_SET_GB]), &b, err);
+        if (st != ZVP_SUCCESS)
+            return st;
+    }
+    return oc_solve_at(p, cf, b, s, err);
 }
 
 static int overcommit_eval(const double *p, double *out, zvp_error *err)
@@ -452,7 +474,7 @@ const zvp_model zvp_model_overcommit = {
     "overcommit",
     "Memory overcommitment of identical Linux guests on z/VM: page classes per guest (stable, "
     "clean and dirty page cache, unused) with the CMMA page states and their discard cost, the "
-    "VMRM-CMM balloon at the steady state of the VMRM SHRINK/RELEASE loop on the host's paging "
+    "VMRM-CMM balloon at the steady state of the VMRM SHRINK/RELEASE loop on the host's page wait "
     "signal, residency in main storage and XSTOR from Che's characteristic time (real memory "
     "drives paging), paging DASD as an M/M/c queue, z/VM 5.2 PGMBK-below-2-GB limit, throughput "
     "from exact MVA of virtual CPUs on the real processors, relative to a baseline run.",

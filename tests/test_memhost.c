@@ -149,8 +149,8 @@ static void test_memhost_overcommit_sweeps(void)
             zvp_test_set_param(m, p, "real_memory_gb", mem);
             zvp_test_eval_ok(m, p, o, "overcommit memory sweep");
             const double x = zvp_test_output(m, o, "throughput_per_s");
-            /* with CMM the VMRM loop holds the paging signal and releases balloon as memory grows,
-             * so page space may grow: per-work page-ins only */
+            /* with CMM the VMRM loop holds the DASD page wait and releases balloon as memory
+             * grows, so page space may grow: per-work page-ins only */
             const double pg = zvp_test_output(m, o, "page_ins_per_work") +
                               (cfg == 1 ? 0.0 : zvp_test_output(m, o, "dasd_page_space_gb"));
             CU_ASSERT(x >= prev_x * (1 - 1e-9));

@@ -118,6 +118,124 @@ static void test_overcommit_guest_lru(void)
                    100.0 * (1.0 - (0.95 * 16.0 - 0.001) / 64.0), 1e-9);
 }
 
+/* The calibrated file with one configuration changed (cmm, cmma, guests, working set, paging
+ * volumes, real memory); guest_virtual_gb stays 16 GiB (the balloon's room). */
+static int eval_at(const zvp_model *m, double cmm, double cmma, double guests, double ws,
+                   double volumes, double mem, double *o)
+{
+    double p[64];
+    zvp_error err = {0};
+    int st;
+    zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+    zvp_test_set_param(m, p, "cmm", cmm);
+    zvp_test_set_param(m, p, "cmma", cmma);
+    zvp_test_set_param(m, p, "guests", guests);
+    zvp_test_set_param(m, p, "working_set_gb", ws);
+    zvp_test_set_param(m, p, "paging_volumes", volumes);
+    zvp_test_set_param(m, p, "real_memory_gb", mem);
+    st = zvp_model_eval(m, p, o, &err);
+    if (st != ZVP_SUCCESS)
+        fprintf(stderr, "\n  overcommit cmm %g cmma %g guests %g ws %g volumes %g mem %g: %s", cmm,
+                cmma, guests, ws, volumes, mem, err.message);
+    return st;
+}
+
+/* The review's two cases (VMRM-CMM, one paging volume, real memory 48 -> 64 GiB): 100 guests
+ * with 1 GiB working sets and 20 guests with 4 GiB. The old loop held its per-work signal and
+ * released balloon into a saturated paging DASD (7.63/s -> 2.54/s; -13 %). More memory must
+ * not lower the throughput or raise the host's paging (per unit of work and per second), and
+ * VMRM must not release into a saturated paging DASD. */
+static void test_overcommit_review_cases(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    const double cases[2][2] = {{100, 1}, {20, 4}};
+    for (int c = 0; c < 2; c++) {
+        double lo[64], hi[64];
+        CU_ASSERT_EQUAL_FATAL(eval_at(m, 1, 0, cases[c][0], cases[c][1], 1, 48, lo), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(eval_at(m, 1, 0, cases[c][0], cases[c][1], 1, 64, hi), ZVP_SUCCESS);
+        CU_ASSERT(zvp_test_output(m, hi, "throughput_per_s") >=
+                  zvp_test_output(m, lo, "throughput_per_s") * (1 - 1e-9));
+        CU_ASSERT(zvp_test_output(m, hi, "page_ins_per_work") <=
+                  zvp_test_output(m, lo, "page_ins_per_work") * (1 + 1e-9));
+        CU_ASSERT(zvp_test_output(m, hi, "host_page_ins_per_s") <=
+                  zvp_test_output(m, lo, "host_page_ins_per_s") * (1 + 1e-9));
+        CU_ASSERT(zvp_test_output(m, hi, "paging_util_pct") <=
+                  zvp_test_output(m, lo, "paging_util_pct") * (1 + 1e-9));
+        fprintf(stderr, "\n  review case %d: X %g -> %g /s, paging %g -> %g %%", c,
+                zvp_test_output(m, lo, "throughput_per_s"),
+                zvp_test_output(m, hi, "throughput_per_s"),
+                zvp_test_output(m, lo, "paging_util_pct"),
+                zvp_test_output(m, hi, "paging_util_pct"));
+    }
+}
+
+/* Sweeps of real memory (8 -> 512 GiB, x 1.5) at guests 2..100 (working sets 8.9 GiB down to
+ * 1 GiB), 1, 4 and 16 paging volumes, CMM and CMMA on and off: throughput never falls; paging
+ * never rises: page reads from the paging DASD per unit of work and per second, the paging
+ * DASD's utilization and, without CMM, all host page-ins per unit of work and the DASD page
+ * space (with CMM, XSTOR
+ * page-ins per unit of work may rise: VMRM's signal is the DASD page wait; models/README.md);
+ * CMM never raises DASD page space (against the same point without CMM). Host page-ins per
+ * second (XSTOR included) are not bounded: where the paging DASD is the bottleneck its reads per
+ * second stay near its capacity while the throughput, and the XSTOR page-ins with it, grow. */
+static void test_overcommit_memory_sweep(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    const double cfg[5][2] = {{2, 8.9375}, {10, 8.9375}, {20, 4}, {40, 2}, {100, 1}};
+    const double vols[3] = {1, 4, 16};
+    int bad = 0;
+    for (int g = 0; g < 5; g++)
+        for (int v = 0; v < 3; v++)
+            for (int mode = 0; mode < 4; mode++) {
+                const double cmm = mode & 1, cmma = mode >> 1;
+                double px = 0.0, pv[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY},
+                       o[64], o0[64];
+                for (double mem = 8.0; mem <= 512.0; mem *= 1.5) {
+                    double x, v4[5];
+                    if (eval_at(m, cmm, cmma, cfg[g][0], cfg[g][1], vols[v], mem, o) !=
+                        ZVP_SUCCESS) {
+                        bad++;
+                        continue;
+                    }
+                    x = zvp_test_output(m, o, "throughput_per_s");
+                    v4[0] = zvp_test_output(m, o, "page_ins_per_work");
+                    v4[1] = zvp_test_output(m, o, "xstor_to_dasd_per_s") / x;
+                    v4[2] = zvp_test_output(m, o, "xstor_to_dasd_per_s");
+                    v4[3] = zvp_test_output(m, o, "paging_util_pct");
+                    v4[4] = cmm == 1.0 ? 0.0 : zvp_test_output(m, o, "dasd_page_space_gb");
+                    for (int k = cmm == 1.0 ? 1 : 0; k < 5; k++)
+                        if (v4[k] > pv[k] * (1 + 1e-7) + 1e-12) {
+                            bad++;
+                            fprintf(stderr,
+                                    "\n  guests %g volumes %g cmm %g cmma %g mem %g: paging "
+                                    "measure %d %.9g (prev %.9g)",
+                                    cfg[g][0], vols[v], cmm, cmma, mem, k, v4[k], pv[k]);
+                        }
+                    if (x < px * (1 - 1e-7)) {
+                        bad++;
+                        fprintf(stderr,
+                                "\n  guests %g volumes %g cmm %g cmma %g mem %g: X %.9g (prev "
+                                "%.9g)",
+                                cfg[g][0], vols[v], cmm, cmma, mem, x, px);
+                    }
+                    px = x;
+                    memcpy(pv, v4, sizeof pv);
+                    if (cmm == 1.0 &&
+                        eval_at(m, 0, cmma, cfg[g][0], cfg[g][1], vols[v], mem, o0) == ZVP_SUCCESS &&
+                        zvp_test_output(m, o, "dasd_page_space_gb") >
+                            zvp_test_output(m, o0, "dasd_page_space_gb") * (1 + 1e-9) + 1e-9) {
+                        bad++;
+                        fprintf(stderr, "\n  guests %g volumes %g cmma %g mem %g: CMM page space "
+                                        "%g GiB > %g without CMM",
+                                cfg[g][0], vols[v], cmma, mem,
+                                zvp_test_output(m, o, "dasd_page_space_gb"),
+                                zvp_test_output(m, o0, "dasd_page_space_gb"));
+                    }
+                }
+            }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_overcommit_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("overcommit");
@@ -143,6 +261,10 @@ int zvp_test_register_overcommit(void)
                      test_overcommit_cmma_steal) ||
         !CU_add_test(s, "closed form without overcommitment", test_overcommit_closed_form) ||
         !CU_add_test(s, "the guest's own LRU: uniform file access", test_overcommit_guest_lru) ||
+        !CU_add_test(s, "review cases: more memory, one paging volume",
+                     test_overcommit_review_cases) ||
+        !CU_add_test(s, "memory sweeps: throughput up, paging down, CMM page space",
+                     test_overcommit_memory_sweep) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
     return 0;
