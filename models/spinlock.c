@@ -337,7 +337,7 @@ static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, dou
 /* Zipf zones: zone 1 (the most requested, group 0) solved exactly as a finite source of N
  * CPUs whose time between its visits, (Z + sum_{z>1} p_z R_z) / p_1 with R from MVA, is
  * taken as exponential (a geometric sum of cycles); X = X_1 / p_1. Writes X, zone 1's busy
- * fraction b1 and its share of the collisions per acquisition c1. */
+ * fraction b1 and its group's share of the collisions per acquisition c1 (all m[0] zones). */
 static int dominant_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
                          const double *m, const double *p, const double *mva, double *X,
                          double *b1, double *c1)
@@ -368,7 +368,7 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     free(w);
     *X = X1 / p[0];
     *b1 = fmin(1.0, X1 * ET);
-    *c1 = p[0] * (1.0 - pi0);
+    *c1 = m[0] * p[0] * (1.0 - pi0); /* the m[0] equal zones of the group, each like zone 1 */
     return ZVP_SUCCESS;
 }
 

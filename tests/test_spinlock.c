@@ -181,6 +181,38 @@ static void test_spinlock_many_zones(void)
     CU_ASSERT(out[0] > 1000.0 && out[0] < 5400.0);
 }
 
+/* Collisions of uniform zones: at c2 = 1 without handoff the network is product form, and an
+ * acquisition finds its zone held with the probability U(N-1) of the population N - 1 (arrival
+ * theorem), so collisions = X(N) U(N-1), X and U from exact MVA computed here (L single-server
+ * stations of visit ratio 1/L, demand S/L each, and the delay Z). At c2 = 0.999 and with a
+ * vanishing handoff (zone 1 solved by its chain) the answer must stay within 1 % of it (it was
+ * L times too small: one zone's share of the collisions for the whole group). */
+static void test_spinlock_collisions_uniform(void)
+{
+    const double cases[][4] = {{8, 4, 1, 4}, {16, 10, 1, 2}, {64, 45, 1, 16}, {256, 10, 1, 1024}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const double N = cases[i][0], Z = cases[i][1] * 1e-6, S = cases[i][2] * 1e-6;
+        const double L = cases[i][3], D = S / L;
+        double Q = 0.0, X = 0.0, Uprev = 0.0, out[5];
+        for (int n = 1; n <= (int)N; n++) {
+            const double R = D * (1.0 + Q); /* per zone, visit ratio folded into D */
+            Uprev = X * D;                  /* U(n-1) of one zone */
+            X = n / (Z + L * R);
+            Q = X * R;
+        }
+        const double coll = X * Uprev;
+        CU_ASSERT_EQUAL_FATAL(spin_eval(N, cases[i][1], cases[i][2], 1, L, 0, 0, out),
+                              ZVP_SUCCESS);
+        CU_ASSERT_DOUBLE_EQUAL(out[4], coll, 1e-9 * coll);
+        CU_ASSERT_EQUAL_FATAL(spin_eval(N, cases[i][1], cases[i][2], 0.999, L, 0, 0, out),
+                              ZVP_SUCCESS);
+        CU_ASSERT(fabs(out[4] - coll) <= 0.01 * coll);
+        CU_ASSERT_EQUAL_FATAL(spin_eval(N, cases[i][1], cases[i][2], 1, L, 0, 1e-6, out),
+                              ZVP_SUCCESS);
+        CU_ASSERT(fabs(out[4] - coll) <= 0.01 * coll);
+    }
+}
+
 static void test_spinlock_out_of_range(void)
 {
     double out[5];
@@ -280,6 +312,7 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "many_cpus_exact", test_spinlock_many_cpus) ||
         !CU_add_test(s, "budget_continuous", test_spinlock_budget_continuous) ||
         !CU_add_test(s, "many_zones_no_spin", test_spinlock_many_zones) ||
+        !CU_add_test(s, "collisions_uniform", test_spinlock_collisions_uniform) ||
         !CU_add_test(s, "out_of_range", test_spinlock_out_of_range) ||
         !CU_add_test(s, "vs_simulation", test_spinlock_vs_simulation) ||
         !CU_add_test(s, "model_simulate_hook", test_model_simulate_hook))
