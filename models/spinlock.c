@@ -284,7 +284,7 @@ static void spin_exact(unsigned long N, double Z, double S, double c2, double h,
  * c² < 1/200 with thousands of CPUs) the phases are capped (exact_scv), and only when even two
  * do not fit is the MVA approximation used. */
 #define EXACT_MAX_COST 4e8
-#define DOMINANT_ITER 40
+#define DOMINANT_ITER 60
 static double exact_cost(unsigned long N, double c2)
 {
     const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
@@ -354,19 +354,34 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
     if (!w)
         return ZVP_ENOMEM;
-    double Rp = 0.0, fp = 0.0;
+    /* f(R) = g(R) - R falls with R (g falls), so the root is unique, and from any R, g(R)
+     * lies on the root's other side (f(R) > 0: g(g(R)) <= g(R)): a bracket from the first two
+     * solves, then the Illinois variant of regula falsi (the secant alone cycled where zone 1
+     * collapses under a handoff) */
+    double a = 0.0, fa = 0.0, b = R, fb = 0.0;
     for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
         Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
         spin_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
         const double f = (double)N / X1 - Z1 - R;
         if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
             break;
-        double next = it > 0 && f != fp ? R - f * (R - Rp) / (f - fp) : R + 0.5 * f;
-        if (!(next > 0.0))
-            next = R + 0.5 * f;
-        Rp = R;
-        fp = f;
-        R = next;
+        if (it == 0) {
+            b = R;
+            fb = f;
+            R = R + f; /* g(R) */
+            continue;
+        }
+        if (it == 1 || (f > 0.0) != (fb > 0.0)) { /* the bracket moves to [R, b] */
+            a = b;
+            fa = fb;
+        } else {
+            fa *= 0.5; /* Illinois: the same end twice */
+        }
+        b = R;
+        fb = f;
+        if ((fa > 0.0) == (fb > 0.0) || fabs(b - a) <= 1e-12 * b)
+            break; /* no sign change (rounding) or the bracket is closed */
+        R = b - fb * (b - a) / (fb - fa);
     }
     free(w);
     o->ET = ET;

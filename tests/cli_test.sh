@@ -846,5 +846,15 @@ assert np.isfinite(lo).all() and (lo <= v).all() and (v <= hi).all() and (hi > l
 PYEOF
 then ok; else bad "cms sweep mc interval of users_at_limit: $out"; fi
 
+# simulate: replications that disagree by more than their mean (rare spin, short runs) warn
+# NOT CONVERGED on stderr, the clipped lower bound is 0 and --json counts intervals_clipped
+expect 0 "NOT CONVERGED" -- "$ZVP" simulate spinlock cpus=2 work_us=1000 hold_us=1 --events 2000 --replications 5 --seed 12 --threads 1
+if j=$("$ZVP" simulate spinlock cpus=2 work_us=1000 hold_us=1 --events 2000 --replications 5 --seed 12 --threads 1 --json 2>/dev/null) &&
+   printf '%s' "$j" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["outputs"]["spin_busy_pct"]
+assert d["intervals_clipped"] > 0 and s["ci_lo"] == 0 and s["value"] > 0, d'; then ok; else bad "simulate spinlock clipped --json: $j"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

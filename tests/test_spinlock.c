@@ -311,6 +311,39 @@ static void test_spinlock_vs_simulation(void)
     }
 }
 
+/* Replications that disagree by more than their mean (here: spin is rare, 2 CPUs each
+ * requesting a 1 us lock every 1000 us, 5 runs of 2000 events: a few runs see some spin, the
+ * others none) give a t-interval reaching below 0 for a figure that cannot be negative: the
+ * simulator clips ci_lo to 0 and counts the figure in zvp_sim_result.clipped (the CLI prints a
+ * NOT CONVERGED warning). A converged run clips nothing. */
+static void test_spinlock_sim_clipped(void)
+{
+    const zvp_model *m = spin_model();
+    zvp_sim_options o;
+    zvp_sim_default_options(&o);
+    o.events = 2000;
+    o.replications = 5;
+    o.threads = 1;
+    o.seed = 12;
+    const double rare[7] = {2, 1000, 1, 1, 1, 0, 0}, busy[7] = {8, 20, 1, 1, 1, 0, 0};
+    zvp_sim_estimate est[5];
+    const char *why[5];
+    zvp_sim_result *r = NULL;
+    zvp_error e;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, rare, &o, est, why, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT(r->clipped > 0);
+    CU_ASSERT(est[0].mean > 0.0 && est[0].mean < est[0].half_width); /* crossed 0 */
+    CU_ASSERT(est[0].ci_lo == 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(est[0].ci_hi, est[0].mean + est[0].half_width, 1e-12);
+    zvp_sim_result_free(r);
+    r = NULL;
+    o.events = 50000;
+    CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, busy, &o, est, why, &r, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(r->clipped, 0);
+    CU_ASSERT(est[0].ci_lo > 0.0);
+    zvp_sim_result_free(r);
+}
+
 /* The hook: a model without a network is refused by name; repairman's network agrees with
  * its exact eval; a bad parameter is refused before simulating. */
 static void test_model_simulate_hook(void)
@@ -358,6 +391,7 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "near_constant_4096", test_spinlock_4096_near_constant) ||
         !CU_add_test(s, "out_of_range", test_spinlock_out_of_range) ||
         !CU_add_test(s, "vs_simulation", test_spinlock_vs_simulation) ||
+        !CU_add_test(s, "sim_clipped", test_spinlock_sim_clipped) ||
         !CU_add_test(s, "model_simulate_hook", test_model_simulate_hook))
         return (int)CU_get_error();
     return 0;
