@@ -391,10 +391,11 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
 }
 
 /* Several zones at a hold SCV c2 the chain can afford (models/README.md, spinlock, "Zone 1
- * exactly"). w: [10 G] scratch. Zone 1's waiting and collisions from its chain, each scaled by
- * the chain's own error at c2 = 1 without handoff, where MVA is exact (product form): the
- * exponential time between visits is the one approximation, and its factor is carried to
- * other c2 and h (so c2 -> 1 and h -> 0 meet exact MVA continuously). */
+ * exactly"). w: [14 G] scratch. Zone 1's waiting and collisions from its chain, the part
+ * without handoff scaled by the chain's own error at c2 = 1 without handoff, where MVA is
+ * exact (product form): the exponential time between visits is the one approximation, and its
+ * factor is carried to other c2 (so c2 -> 1 and h -> 0 meet exact MVA continuously); the
+ * handoff's increment of the waiting is the chain's, unscaled. */
 static int zones_eval(unsigned long N, double Z, double S, double c2, double h, size_t G,
                       const double *m, const double *p, int chain, double *w, double *out)
 {
@@ -402,15 +403,22 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
     spin_mva(N, Z, S, c2, h, G, m, p, w, &X); /* w: Q, U of population N - 1; T, R at N */
     zone1 a = {0.0, 0.0, -1.0};
     if (chain && Z > 0.0 && (c2 != 1.0 || h > 0.0)) {
-        double *w1 = w + 4 * G, X1;
-        zone1 r;
+        double *w1 = w + 4 * G, *w0 = w + 8 * G, X1;
+        zone1 r, a0 = {0.0, 0.0, 0.0};
         spin_mva(N, Z, S, 1.0, 0.0, G, m, p, w1, &X1); /* exact MVA: the reference */
         if (dominant_zone(N, Z, S, c2, h, G, m, p, w, &a) ||
             dominant_zone(N, Z, S, 1.0, 0.0, G, m, p, w1, &r))
             return ZVP_ENOMEM;
+        if (h > 0.0) { /* the same without handoff: the part the factor applies to */
+            spin_mva(N, Z, S, c2, 0.0, G, m, p, w0, &X1);
+            if (dominant_zone(N, Z, S, c2, 0.0, G, m, p, w0, &a0))
+                return ZVP_ENOMEM;
+        } else {
+            a0 = a;
+        }
         const double Wm = w1[3 * G] - S, Um = w1[G];
-        a.W *= r.W > 0.0 ? Wm / r.W : 1.0;
-        a.col = fmin(1.0, a.col * (r.col > 0.0 ? Um / r.col : 1.0));
+        a.W += a0.W * ((r.W > 0.0 ? Wm / r.W : 1.0) - 1.0);
+        a.col = fmin(1.0, a.col + a0.col * ((r.col > 0.0 ? Um / r.col : 1.0) - 1.0));
         double cyc = Z + m[0] * p[0] * (a.ET + a.W), tmax = p[0] * a.ET;
         for (size_t g = 1; g < G; g++) {
             cyc += m[g] * p[g] * w[3 * G + g];
@@ -434,6 +442,30 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
     return ZVP_SUCCESS;
 }
 
+/* Several zones with a handoff, the collapsed state (models/README.md, spinlock, "Collapse"):
+ * the handoff grows a busy zone's holds with its spinners, so one zone (zone 1, probability p1)
+ * can keep nearly every CPU spinning on it while the others stay free: zone 1 solved by its
+ * chain with N CPUs whose time between its visits is (Z + (1 - p1) S) / p1, the other zones
+ * held S without waiting. */
+static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, double h,
+                              double p1, double *out, zvp_error *err)
+{
+    double X1, ET, pi0;
+    double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
+    if (!w)
+        return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
+    spin_exact(N, (Z + (1.0 - p1) * S) / p1, S, c2, h, w, &X1, &ET, &pi0);
+    free(w);
+    const double X = X1 / p1, u1 = fmin(1.0, X1 * ET);
+    const double spin = fmax(0.0, (double)N - X * Z - u1 - X * (1.0 - p1) * S);
+    out[O_SPIN] = 100.0 * spin;
+    out[O_UTIL] = 100.0 * u1;
+    out[O_ACQ] = X;
+    out[O_SPIN_ACQ] = 1e6 * spin / X;
+    out[O_COLL] = X1 * (1.0 - pi0);
+    return ZVP_SUCCESS;
+}
+
 /* The outputs at a hold SCV c2 that the chain affords (c2 < 0: MVA alone). */
 static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double S, double c2,
                        double c2mva, double h, double *out, zvp_error *err)
@@ -441,7 +473,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     if (L == 1 && c2 >= 0.0)
         return spinlock_one_zone(N, Z, S, c2, h, out, err);
     const size_t G = skew > 0 ? L : 1; /* uniform: one group of L identical zones */
-    double *buf = malloc(12 * G * sizeof *buf);
+    double *buf = malloc(16 * G * sizeof *buf);
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
     double *m = buf, *p = buf + G;
@@ -456,8 +488,18 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     /* past the budget (c2 < 0) the MVA alone, with the requested SCV */
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
                         out);
+    const double p1 = p[0];
     free(buf);
-    return rc ? zvp_fail(err, rc, "spinlock: out of memory") : ZVP_SUCCESS;
+    if (rc)
+        return zvp_fail(err, rc, "spinlock: out of memory");
+    double col[N_O] = {0};
+    if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
+        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, col, err)))
+            return rc;
+        if (col[O_SPIN] > out[O_SPIN])
+            memcpy(out, col, sizeof col);
+    }
+    return ZVP_SUCCESS;
 }
 
 static int spinlock_eval(const double *pr, double *out, zvp_error *err)

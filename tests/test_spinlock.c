@@ -254,6 +254,40 @@ static void test_spinlock_4096_near_constant(void)
     CU_ASSERT(fabs(out[0] - 1856.0) <= 0.05 * 1856.0);
 }
 
+/* Several zones with a handoff that grows with the spinners: the simulator settles where one
+ * zone has captured nearly every CPU (its holds lengthen with its spinners), which the
+ * symmetric MVA misses by 25-66 %; the analytic takes the collapsed state when it spins more.
+ * Expected values: `zvmperf simulate spinlock` (hold 1 us, c2 1, 5 replications x 2e5 events,
+ * seed 1; 95 % intervals), spin within 5 % + the half-width. */
+static void test_spinlock_handoff_collapse(void)
+{
+    const double pts[][10] = {
+        /* cpus, work, hold, c2, zones, skew, handoff, sim mean, ci_lo, ci_hi */
+        {64, 12.33, 1, 1, 16, 0, 0.3, 4978, 4961, 4994},
+        {64, 4.714, 1, 1, 16, 0, 0.1, 4704, 4657, 4752},
+        {64, 44.71, 1, 1, 2, 0, 0.1, 4734, 4717, 4751},
+        {64, 52.33, 1, 1, 4, 0, 0.3, 4973, 4964, 4981},
+        {16, 10.43, 1, 1, 2, 0, 0.3, 890.5, 882.9, 898},
+        /* no collapse: the symmetric solution */
+        {64, 12.33, 1, 1, 16, 0, 0.1, 218.3, 213.6, 223.1},
+        {16, 12.33, 1, 1, 4, 0, 0.3, 64.97, 63.9, 66.05},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        const double *c = pts[i], hw = 0.5 * (c[9] - c[8]);
+        double out[5];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], out),
+                              ZVP_SUCCESS);
+        CU_ASSERT(fabs(out[0] - c[7]) <= 0.05 * c[7] + hw);
+    }
+    /* one CPU never waits: spin exactly 0, several zones and a handoff included */
+    double out[5];
+    CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 0.5, 4, 0, 0.2, out), ZVP_SUCCESS);
+    CU_ASSERT(out[0] == 0.0 && out[3] == 0.0 && out[4] == 0.0);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 4, 1, 0, 0, out), ZVP_SUCCESS);
+    CU_ASSERT(out[0] == 0.0 && out[3] == 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 / 4.0, 1e-9 * 1e6);
+}
+
 static void test_spinlock_out_of_range(void)
 {
     double out[5];
@@ -389,6 +423,7 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "collisions_uniform", test_spinlock_collisions_uniform) ||
         !CU_add_test(s, "scv_continuous", test_spinlock_scv_continuous) ||
         !CU_add_test(s, "near_constant_4096", test_spinlock_4096_near_constant) ||
+        !CU_add_test(s, "handoff_collapse", test_spinlock_handoff_collapse) ||
         !CU_add_test(s, "out_of_range", test_spinlock_out_of_range) ||
         !CU_add_test(s, "vs_simulation", test_spinlock_vs_simulation) ||
         !CU_add_test(s, "sim_clipped", test_spinlock_sim_clipped) ||
