@@ -6,7 +6,9 @@
  * departure chain, the handoff in the hold); several zones by MVA with a residual-life
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
- * as its think time; simulated (the `sim` hook) on the same network, random-order handoff.
+ * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
+ * collapsed state (one zone holding the CPUs) when it spins more; simulated (the `sim` hook)
+ * on the same network, random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
@@ -597,7 +599,9 @@ const zvp_model zvp_model_spinlock = {
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
     "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
-    "rest of the cycle as its think time; `zvmperf simulate spinlock` simulates it.",
+    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
+    "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "
+    "simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
     "et al., Quantitative System Performance, 1984); models/README.md, spinlock",
