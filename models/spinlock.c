@@ -448,9 +448,10 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
  * the handoff grows a busy zone's holds with its spinners, so one zone (zone 1, probability p1)
  * can keep nearly every CPU spinning on it while the others stay free: zone 1 solved by its
  * chain with N CPUs whose time between its visits is (Z + (1 - p1) S) / p1, the other zones
- * held S without waiting. */
+ * held S without waiting (q2 = sum_{z>1} p_z^2: an acquisition of zone z > 1 finds it held
+ * with its utilization X p_z S). */
 static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, double h,
-                              double p1, double *out, zvp_error *err)
+                              double p1, double q2, double *out, zvp_error *err)
 {
     double X1, ET, pi0;
     double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
@@ -464,7 +465,7 @@ static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, do
     out[O_UTIL] = 100.0 * u1;
     out[O_ACQ] = X;
     out[O_SPIN_ACQ] = 1e6 * spin / X;
-    out[O_COLL] = X1 * (1.0 - pi0);
+    out[O_COLL] = X1 * (1.0 - pi0) + X * fmin(X * S * q2, 1.0 - p1);
     return ZVP_SUCCESS;
 }
 
@@ -491,12 +492,17 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
                         out);
     const double p1 = p[0];
+    double q2 = 0.0;
+    for (size_t g = 1; g < G; g++)
+        q2 += p[g] * p[g];
+    if (G == 1)
+        q2 = (double)(L - 1) * p1 * p1;
     free(buf);
     if (rc)
         return zvp_fail(err, rc, "spinlock: out of memory");
     double col[N_O] = {0};
     if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
-        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, col, err)))
+        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
             return rc;
         if (col[O_SPIN] > out[O_SPIN])
             memcpy(out, col, sizeof col);
