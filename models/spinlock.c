@@ -6,7 +6,9 @@
  * departure chain, the handoff in the hold); several zones by MVA with a residual-life
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
- * as its think time; simulated (the `sim` hook) on the same network, random-order handoff.
+ * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
+ * collapsed state (one zone holding the CPUs) when it spins more; simulated (the `sim` hook)
+ * on the same network, random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
@@ -284,7 +286,7 @@ static void spin_exact(unsigned long N, double Z, double S, double c2, double h,
  * c² < 1/200 with thousands of CPUs) the phases are capped (exact_scv), and only when even two
  * do not fit is the MVA approximation used. */
 #define EXACT_MAX_COST 4e8
-#define DOMINANT_ITER 40
+#define DOMINANT_ITER 60
 static double exact_cost(unsigned long N, double c2)
 {
     const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
@@ -334,41 +336,177 @@ static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, dou
     return ZVP_SUCCESS;
 }
 
+/* Zone 1 (group 0) from its chain: its waiting per visit W, mean hold ET and the share col of
+ * its acquisitions that find it held. */
+typedef struct zone1 {
+    double W, ET, col;
+} zone1;
+
 /* Zipf zones: zone 1 (the most requested, group 0) solved exactly as a finite source of N
  * CPUs whose time between its visits, (Z + sum_{z>1} p_z R_z) / p_1 with R from MVA, is
- * taken as exponential (a geometric sum of cycles); X = X_1 / p_1. Writes X, zone 1's busy
- * fraction b1 and its share of the collisions per acquisition c1. */
+ * taken as exponential (a geometric sum of cycles). For uniform zones (m[0] > 1) the other
+ * zones of the group are zone 1's equals, so its response per visit R solves R = g(R), g the
+ * exact zone's N / X_1 - Z_1; secant on R - g(R) from MVA's R, safeguarded by a damped step. */
 static int dominant_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
-                         const double *m, const double *p, const double *mva, double *X,
-                         double *b1, double *c1)
+                         const double *m, const double *p, const double *mva, zone1 *o)
 {
-    double base = Z, R = mva[3 * G], X1 = 0.0, ET = S, pi0 = 1.0;
+    double base = Z, R = mva[3 * G], X1 = 0.0, ET = S, pi0 = 1.0, Z1 = Z;
     for (size_t g = 1; g < G; g++)
         base += m[g] * p[g] * mva[3 * G + g];
     double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
     if (!w)
         return ZVP_ENOMEM;
-    /* uniform zones (m[0] > 1): the other zones of the group are zone 1's equals, so its
-     * response per visit R solves R = g(R), g the exact zone's N / X_1 - Z_1; secant on
-     * R - g(R) from MVA's R, safeguarded by a damped step */
-    double Rp = 0.0, fp = 0.0;
+    /* f(R) = g(R) - R falls with R (g falls), so the root is unique, and from any R, g(R)
+     * lies on the root's other side (f(R) > 0: g(g(R)) <= g(R)): a bracket from the first two
+     * solves, then the Illinois variant of regula falsi (the secant alone cycled where zone 1
+     * collapses under a handoff) */
+    double a = 0.0, fa = 0.0, b = R, fb = 0.0;
     for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
-        const double Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
+        Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
         spin_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
         const double f = (double)N / X1 - Z1 - R;
         if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
             break;
-        double next = it > 0 && f != fp ? R - f * (R - Rp) / (f - fp) : R + 0.5 * f;
-        if (!(next > 0.0))
-            next = R + 0.5 * f;
-        Rp = R;
-        fp = f;
-        R = next;
+        if (it == 0) {
+            b = R;
+            fb = f;
+            R = R + f; /* g(R) */
+            continue;
+        }
+        if (it == 1 || (f > 0.0) != (fb > 0.0)) { /* the bracket moves to [R, b] */
+            a = b;
+            fa = fb;
+        } else {
+            fa *= 0.5; /* Illinois: the same end twice */
+        }
+        b = R;
+        fb = f;
+        if ((fa > 0.0) == (fb > 0.0) || fabs(b - a) <= 1e-12 * b)
+            break; /* no sign change (rounding) or the bracket is closed */
+        R = b - fb * (b - a) / (fb - fa);
     }
     free(w);
-    *X = X1 / p[0];
-    *b1 = fmin(1.0, X1 * ET);
-    *c1 = p[0] * (1.0 - pi0);
+    o->ET = ET;
+    o->W = fmax(0.0, (double)N / X1 - Z1 - ET);
+    o->col = 1.0 - pi0;
+    return ZVP_SUCCESS;
+}
+
+/* Several zones at a hold SCV c2 the chain can afford (models/README.md, spinlock, "Zone 1
+ * exactly"). w: [14 G] scratch. Zone 1's waiting and collisions from its chain, the part
+ * without handoff scaled by the chain's own error at c2 = 1 without handoff, where MVA is
+ * exact (product form): the exponential time between visits is the one approximation, and its
+ * factor is carried to other c2 (so c2 -> 1 and h -> 0 meet exact MVA continuously); the
+ * handoff's increment of the waiting is the chain's, unscaled. */
+static int zones_eval(unsigned long N, double Z, double S, double c2, double h, size_t G,
+                      const double *m, const double *p, int chain, double *w, double *out)
+{
+    double X, busy = 0.0, umax = 0.0, coll = 0.0;
+    spin_mva(N, Z, S, c2, h, G, m, p, w, &X); /* w: Q, U of population N - 1; T, R at N */
+    zone1 a = {0.0, 0.0, -1.0};
+    if (chain && Z > 0.0 && (c2 != 1.0 || h > 0.0)) {
+        double *w1 = w + 4 * G, *w0 = w + 8 * G, X1;
+        zone1 r, a0 = {0.0, 0.0, 0.0};
+        spin_mva(N, Z, S, 1.0, 0.0, G, m, p, w1, &X1); /* exact MVA: the reference */
+        if (dominant_zone(N, Z, S, c2, h, G, m, p, w, &a) ||
+            dominant_zone(N, Z, S, 1.0, 0.0, G, m, p, w1, &r))
+            return ZVP_ENOMEM;
+        if (h > 0.0) { /* the same without handoff: the part the factor applies to */
+            spin_mva(N, Z, S, c2, 0.0, G, m, p, w0, &X1);
+            if (dominant_zone(N, Z, S, c2, 0.0, G, m, p, w0, &a0))
+                return ZVP_ENOMEM;
+        } else {
+            a0 = a;
+        }
+        const double Wm = w1[3 * G] - S, Um = w1[G];
+        a.W += a0.W * ((r.W > 0.0 ? Wm / r.W : 1.0) - 1.0);
+        a.col = fmin(1.0, a.col + a0.col * ((r.col > 0.0 ? Um / r.col : 1.0) - 1.0));
+        double cyc = Z + m[0] * p[0] * (a.ET + a.W), tmax = p[0] * a.ET;
+        for (size_t g = 1; g < G; g++) {
+            cyc += m[g] * p[g] * w[3 * G + g];
+            tmax = fmax(tmax, p[g] * w[2 * G + g]);
+        }
+        X = fmin((double)N / cyc, 1.0 / tmax);
+    }
+    for (size_t g = 0; g < G; g++) {
+        const double u = X * p[g] * (g == 0 && a.col >= 0.0 ? a.ET : w[2 * G + g]);
+        busy += m[g] * u;
+        umax = fmax(umax, u);
+        coll += m[g] * p[g] * (g == 0 && a.col >= 0.0 ? a.col : w[G + g]);
+    }
+    /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
+    const double spin = fmax(0.0, (double)N - X * Z - busy);
+    out[O_SPIN] = 100.0 * spin;
+    out[O_UTIL] = 100.0 * fmin(1.0, umax);
+    out[O_ACQ] = X;
+    out[O_SPIN_ACQ] = X > 0 ? 1e6 * spin / X : 0.0;
+    out[O_COLL] = X * fmin(1.0, coll);
+    return ZVP_SUCCESS;
+}
+
+/* Several zones with a handoff, the collapsed state (models/README.md, spinlock, "Collapse"):
+ * the handoff grows a busy zone's holds with its spinners, so one zone (zone 1, probability p1)
+ * can keep nearly every CPU spinning on it while the others stay free: zone 1 solved by its
+ * chain with N CPUs whose time between its visits is (Z + (1 - p1) S) / p1, the other zones
+ * held S without waiting (q2 = sum_{z>1} p_z^2: an acquisition of zone z > 1 finds it held
+ * with its utilization X p_z S). */
+static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, double h,
+                              double p1, double q2, double *out, zvp_error *err)
+{
+    double X1, ET, pi0;
+    double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
+    if (!w)
+        return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
+    spin_exact(N, (Z + (1.0 - p1) * S) / p1, S, c2, h, w, &X1, &ET, &pi0);
+    free(w);
+    const double X = X1 / p1, u1 = fmin(1.0, X1 * ET);
+    const double spin = fmax(0.0, (double)N - X * Z - u1 - X * (1.0 - p1) * S);
+    out[O_SPIN] = 100.0 * spin;
+    out[O_UTIL] = 100.0 * u1;
+    out[O_ACQ] = X;
+    out[O_SPIN_ACQ] = 1e6 * spin / X;
+    out[O_COLL] = X1 * (1.0 - pi0) + X * fmin(X * S * q2, 1.0 - p1);
+    return ZVP_SUCCESS;
+}
+
+/* The outputs at a hold SCV c2 that the chain affords (c2 < 0: MVA alone). */
+static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double S, double c2,
+                       double c2mva, double h, double *out, zvp_error *err)
+{
+    if (L == 1 && c2 >= 0.0)
+        return spinlock_one_zone(N, Z, S, c2, h, out, err);
+    const size_t G = skew > 0 ? L : 1; /* uniform: one group of L identical zones */
+    double *buf = malloc(16 * G * sizeof *buf);
+    if (!buf)
+        return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
+    double *m = buf, *p = buf + G;
+    if (G == 1) {
+        m[0] = (double)L;
+        p[0] = 1.0 / (double)L;
+    } else {
+        zipf(L, skew, p);
+        for (size_t g = 0; g < G; g++)
+            m[g] = 1.0;
+    }
+    /* past the budget (c2 < 0) the MVA alone, with the requested SCV */
+    int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
+                        out);
+    const double p1 = p[0];
+    double q2 = 0.0;
+    for (size_t g = 1; g < G; g++)
+        q2 += p[g] * p[g];
+    if (G == 1)
+        q2 = (double)(L - 1) * p1 * p1;
+    free(buf);
+    if (rc)
+        return zvp_fail(err, rc, "spinlock: out of memory");
+    double col[N_O] = {0};
+    if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
+        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
+            return rc;
+        if (col[O_SPIN] > out[O_SPIN])
+            memcpy(out, col, sizeof col);
+    }
     return ZVP_SUCCESS;
 }
 
@@ -377,48 +515,24 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     const unsigned long N = (unsigned long)pr[P_CPUS];
     const size_t L = (size_t)pr[P_ZONES];
     const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
-    const size_t G = pr[P_SKEW] > 0 ? L : 1; /* uniform: one group of L identical zones */
-    const double c2x = exact_scv(N, pr[P_SCV], EXACT_MAX_COST / (L > 1 && G == 1 ? 8.0 : 1.0));
-    if (L == 1 && c2x >= 0.0)
-        return spinlock_one_zone(N, Z, S, c2x, h, out, err);
-    double *buf = malloc(6 * G * sizeof *buf), X;
-    if (!buf)
-        return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-    double *m = buf, *p = buf + G, *w = buf + 2 * G;
-    if (G == 1) {
-        m[0] = (double)L;
-        p[0] = 1.0 / (double)L;
-    } else {
-        zipf(L, pr[P_SKEW], p);
-        for (size_t g = 0; g < G; g++)
-            m[g] = 1.0;
+    const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
+    const double c2x = exact_scv(N, c2, budget);
+    if (c2x > 0.0 && c2x != c2) {
+        /* near-constant holds past the budget: linear in c2 between the constant hold (whose
+         * chain costs a binomial per state) and Erlang-k_cap (SCV c2x = 1/k_cap) */
+        double o0[N_O];
+        int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, 0.0, 0.0, h, o0, err);
+        if (!rc)
+            rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2x, h, out, err);
+        const double t = c2 / c2x;
+        for (int i = 0; !rc && i < N_O; i++)
+            out[i] = (1.0 - t) * o0[i] + t * out[i];
+        return rc;
     }
-    spin_mva(N, Z, S, pr[P_SCV], h, G, m, p, w, &X);
-    /* w: Q, U of population N - 1; T, R at N */
-    double busy = 0.0, umax = 0.0, coll = 0.0, b1 = -1.0, c1 = 0.0;
-    /* c² = 1 without handoff: MVA is exact (product form); else zone 1 exactly */
-    if (Z > 0.0 && (pr[P_SCV] != 1.0 || h > 0.0) && c2x >= 0.0) {
-        int rc = dominant_zone(N, Z, S, c2x, h, G, m, p, w, &X, &b1, &c1);
-        if (rc) {
-            free(buf);
-            return zvp_fail(err, rc, "spinlock: out of memory");
-        }
-    }
-    for (size_t g = 0; g < G; g++) {
-        double u = g == 0 && b1 >= 0.0 ? b1 : X * p[g] * w[2 * G + g];
-        busy += m[g] * u;
-        umax = fmax(umax, u);
-        coll += g == 0 && b1 >= 0.0 ? c1 : m[g] * p[g] * w[G + g];
-    }
-    /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
-    double spin = fmax(0.0, (double)N - X * Z - busy);
-    out[O_SPIN] = 100.0 * spin;
-    out[O_UTIL] = 100.0 * fmin(1.0, umax);
-    out[O_ACQ] = X;
-    out[O_SPIN_ACQ] = X > 0 ? 1e6 * spin / X : 0.0;
-    out[O_COLL] = X * fmin(1.0, coll);
-    free(buf);
-    return ZVP_SUCCESS;
+    int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2, h, out, err);
+    if (!rc && N == 1)
+        out[O_SPIN] = out[O_SPIN_ACQ] = 0.0; /* one CPU never waits (not N - X Z - busy) */
+    return rc;
 }
 
 /* ---- the network for the simulator -------------------------------------------------------- */
@@ -491,7 +605,9 @@ const zvp_model zvp_model_spinlock = {
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
     "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
-    "rest of the cycle as its think time; `zvmperf simulate spinlock` simulates it.",
+    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
+    "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "
+    "simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
     "et al., Quantitative System Performance, 1984); models/README.md, spinlock",

@@ -853,6 +853,15 @@ expect 2 "parameter cpus = nan is not a number (a finite decimal number in \[1, 
 expect 2 "parameter hold_us = -1 is out of range \[1e-06, 1000000000\] (unit us)" -- "$ZVP" eval spinlock hold_us=-1
 # review: the calibrate summary names the output whose R^2 is the smallest
 expect 0 "^summary: .*; R2(min) of mean_in_system" -- "$ZVP" calibrate tests/data/fit_mm1.ini -o "$T/r2min.ini" --h5 "$T/r2min.h5"
+# simulate: replications that disagree by more than their mean (rare spin, short runs) warn
+# NOT CONVERGED on stderr, the clipped lower bound is 0 and --json counts intervals_clipped
+expect 0 "NOT CONVERGED" -- "$ZVP" simulate spinlock cpus=2 work_us=1000 hold_us=1 --events 2000 --replications 5 --seed 12 --threads 1
+if j=$("$ZVP" simulate spinlock cpus=2 work_us=1000 hold_us=1 --events 2000 --replications 5 --seed 12 --threads 1 --json 2>/dev/null) &&
+   printf '%s' "$j" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["outputs"]["spin_busy_pct"]
+assert d["intervals_clipped"] > 0 and s["ci_lo"] == 0 and s["value"] > 0, d'; then ok; else bad "simulate spinlock clipped --json: $j"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

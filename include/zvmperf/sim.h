@@ -131,6 +131,11 @@ typedef struct zvp_sim_result {
                                 for all, from their average series; one run: its own) */
     double little_max_rel;   /* max over cells with Q > 0 of |Q - X R| / Q (Little's law) */
     double worst_precision;  /* max over the checked means of half_width / |mean| */
+    uint32_t clipped;        /* figures whose t-interval crossed 0 although none of the units
+                                behind it was negative: the units disagree by more than their
+                                mean (not converged, or replications in different metastable
+                                states); ci_lo of those is set to 0 (the figure cannot be
+                                negative), the mean and half_width are kept */
 } zvp_sim_result;
 
 /** zvp_sim_default_options - seed 1, 1e6 events, 10 replications, reservoir 4096, precision 0,

@@ -639,6 +639,8 @@ static int simulate_kind(const solve_opts *o, const cli_args *a)
         zvp_error_clear(&e);
         if (zvp_sim_run(&net, &so, &r, &e))
             rc = cli_lib_error(o->c, &e);
+        else
+            cli_sim_warn_clipped(o->c, r);
     }
     if (!rc && o->json)
         rc = print_json(o, &s, r, &so, &an);

@@ -64,6 +64,19 @@ void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options 
                                            cli_json_num(so->precision, NULL), "worst",
                                            cli_json_num(r->worst_precision, NULL), "met",
                                            r->precision_met, "event_cap_hit", r->event_cap_hit));
+    cli_json_set(d, "intervals_clipped", json_integer(r->clipped));
+}
+
+/* The units behind an interval disagree by more than its mean (zvp_sim_result.clipped). */
+void cli_sim_warn_clipped(const cli_ctx *c, const zvp_sim_result *r)
+{
+    if (r->clipped)
+        cli_warn(c, "NOT CONVERGED: for %u figure(s) the %u units (replications or batches) "
+                 "disagree by more than their mean, so the 95%% t-interval reached below 0 "
+                 "(its lower bound is shown clipped to 0): the runs sit in different states "
+                 "(metastable: e.g. a lock that collapses in some runs and not in others) or "
+                 "are too short; the means are not a steady state, run longer (--events) or "
+                 "more replications", (unsigned)r->clipped, (unsigned)r->units);
 }
 
 static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_estimate *e,
@@ -151,6 +164,7 @@ static int run_model(const cli_ctx *c, const cli_args *a, const zvp_sim_options 
     if (!rc && zvp_model_simulate(m, p, so, e, why, &r, &err) != ZVP_SUCCESS)
         rc = cli_lib_error(c, &err);
     if (!rc) {
+        cli_sim_warn_clipped(c, r);
         zvp_error_clear(&an_err);
         int an_st = zvp_model_eval(m, p, an, &an_err);
         if (c->json)

@@ -43,10 +43,12 @@ int solve_list(const solve_opts *o, const char *name, const char *s, char sep, d
 /* `zvmperf simulate MODEL ...` (simulate_model.c): argv from the model argument on. */
 int cli_simulate_model(const cli_ctx *c, int argc, char **argv);
 /* The run statistics of a simulation into its JSON document d: events, seconds, events_per_s,
- * replications, units (when with_units), seed, precision {target, worst, met, event_cap_hit}
- * (simulate_model.c; also simulate.c). */
+ * replications, units (when with_units), seed, precision {target, worst, met, event_cap_hit},
+ * intervals_clipped (simulate_model.c; also simulate.c). */
 void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options *so,
                       int with_units);
+/* The NOT CONVERGED warning on stderr when r->clipped > 0 (simulate_model.c). */
+void cli_sim_warn_clipped(const cli_ctx *c, const zvp_sim_result *r);
 /* --name = value has the wrong number of entries (solve_wrong_count below). */
 int solve_wrong_count(const solve_opts *o, const char *name, const char *value, size_t n,
                       const char *why);

@@ -133,15 +133,32 @@ static zvp_sim_estimate *field(zvp_sim_figures *g, int f)
     return all[f];
 }
 
+/* The smallest of the n units' values of one figure (NaN units skipped; +inf when none). */
+static double units_min(const double *x, size_t n, size_t stride)
+{
+    double m = INFINITY;
+    for (size_t u = 0; u < n; u++)
+        if (!isnan(x[u * stride]))
+            m = fmin(m, x[u * stride]);
+    return m;
+}
+
 /* Intervals of every figure over the units; the worst relative half-width of the means
- * (throughput, utilization, queue length, response) that are finite and not 0. */
+ * (throughput, utilization, queue length, response) that are finite and not 0. A figure with
+ * no negative unit whose t-interval reaches below 0 has its ci_lo set to 0 and is counted in
+ * res->clipped (the units disagree by more than their mean: not converged or metastable). */
 static double intervals(zvp_sim_result *res, const double *figs, size_t units, size_t nf)
 {
     double worst = 0.0;
+    res->clipped = 0;
     for (size_t i = 0; i < nf / SIM_NFIG; i++)
         for (int f = 0; f < SIM_NFIG; f++) {
             zvp_sim_estimate *e = field(&res->cells[i], f);
             sim_interval(figs + i * SIM_NFIG + (size_t)f, units, nf, e);
+            if (e->ci_lo < 0.0 && units_min(figs + i * SIM_NFIG + (size_t)f, units, nf) >= 0.0) {
+                e->ci_lo = 0.0;
+                res->clipped++;
+            }
             if (f <= F_R && isfinite(e->mean) && e->mean != 0.0) {
                 double q = e->half_width / fabs(e->mean);
                 worst = isnan(q) ? INFINITY : fmax(worst, q);
