@@ -168,7 +168,7 @@ typedef struct fsio_host {
 
 /* The host with one fsio guest (page-cached or direct I/O) and the rest of the workload set. */
 static int fsio_host_solve(const double *p, int direct, double cache_gb, double s_dev,
-                           double xr, fsio_host *h, zvp_error *err)
+                           fsio_host *h, zvp_error *err)
 {
     zvp_memhost_class k[N_CLASSES];
     const zvp_memhost_dasd dasd = {(unsigned long)p[P_PAGING_VOLUMES], 1e-3 * p[P_DASD_READ_MS],
@@ -185,9 +185,8 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
         buffers = p[P_BUFFER_GB] * h->l_dev;
     } else
         cache = cache_gb - p[P_OTHER_CACHE_GB];
-    /* the file cache is referenced per unit of file I/O: its rates scale with the throughput xr */
-    k[C_DIRTY] = (zvp_memhost_class){fmin(cache, p[P_DIRTY_POOL_GB]), xr / p[P_CACHE_REREF_S], 0};
-    k[C_ACTIVE] = (zvp_memhost_class){cache - k[C_DIRTY].size_gb, xr / p[P_ACTIVE_REREF_S], 0};
+    k[C_DIRTY] = (zvp_memhost_class){fmin(cache, p[P_DIRTY_POOL_GB]), 1.0 / p[P_CACHE_REREF_S], 0};
+    k[C_ACTIVE] = (zvp_memhost_class){cache - k[C_DIRTY].size_gb, 1.0 / p[P_ACTIVE_REREF_S], 0};
     k[C_BASE] = (zvp_memhost_class){p[P_BASE_GB] + p[P_OTHER_CACHE_GB], 1.0 / p[P_BASE_REREF_S], 0};
     k[C_OTHER] = (zvp_memhost_class){p[P_OTHER_GB], 1.0 / p[P_OTHER_REREF_S], 0};
     if (buffers >= h->dpa)
@@ -229,39 +228,6 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
     return ZVP_SUCCESS;
 }
 
-/* Page-cached throughput of the closed loop: x = 1 / (1 + p_miss(x) R(x) / io_page_ms), the
- * file cache referenced at x times its nominal rates (bisection on x in (0, 1]; a saturated
- * DASD counts as x' = 0). */
-static int fsio_pc_solve(const double *p, double cache_gb, fsio_host *h, double *thr,
-                         zvp_error *err)
-{
-    double lo = 0.0, hi = 1.0;
-    zvp_error scratch;
-    int st;
-    for (int i = 0; i < 60; i++) {
-        const double mid = i == 0 ? 1.0 : 0.5 * (lo + hi);
-        double f = 0.0;
-        st = fsio_host_solve(p, 0, cache_gb, 1.0, mid, h, &scratch);
-        if (st == ZVP_SUCCESS)
-            f = h->p_miss > 0.0 ? 1.0 / (1.0 + h->p_miss * 1e3 * h->read_s / p[P_IO_PAGE_MS])
-                                : 1.0;
-        else if (st != ZVP_EUNSTABLE)
-            return fsio_host_solve(p, 0, cache_gb, 1.0, mid, h, err);
-        if (f >= mid) {
-            lo = mid;
-            if (i == 0)
-                break;
-        } else
-            hi = mid;
-    }
-    if (!(lo > 0.0))
-        return fsio_host_solve(p, 0, cache_gb, 1.0, 1e-300, h, err) != ZVP_SUCCESS
-                   ? ZVP_EUNSTABLE
-                   : zvp_fail(err, ZVP_EINTERNAL, "fsio: closed loop found no throughput");
-    *thr = lo;
-    return fsio_host_solve(p, 0, cache_gb, 1.0, lo, h, err);
-}
-
 static int fsio_eval(const double *p, double *out, zvp_error *err)
 {
     const int direct = p[P_DIRECT_IO] != 0.0;
@@ -281,10 +247,11 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
         /* the page-cached companion's throughput loads the shared storage server */
         const double pcg = fmax(p[P_OTHER_CACHE_GB], p[P_PC_CACHE_GB] * p[P_IO_INTENSITY]);
         double tpc, xc, x0, l0;
-        if ((st = fsio_pc_solve(p, pcg, &pc, &tpc, err)) != ZVP_SUCCESS)
+        if ((st = fsio_host_solve(p, 0, pcg, 1.0, &pc, err)) != ZVP_SUCCESS)
             return st;
+        tpc = pc.p_miss > 0.0 ? 1.0 / (1.0 + pc.p_miss * 1e3 * pc.read_s / p[P_IO_PAGE_MS]) : 1.0;
         s_dev = 1.0 - p[P_STORAGE_COUPLING] * (1.0 - tpc);
-        if ((st = fsio_host_solve(p, 1, 0.0, s_dev, 1.0, &h, err)) != ZVP_SUCCESS)
+        if ((st = fsio_host_solve(p, 1, 0.0, s_dev, &h, err)) != ZVP_SUCCESS)
             return st;
         if ((st = fsio_loop(p[P_QUEUE_DEPTH] * p[P_IO_INTENSITY], p[P_DEVICE_SHARE] * s_dev,
                             1.0 - p[P_DEVICE_SHARE], &l0, &xc, err)) != ZVP_SUCCESS)
@@ -294,8 +261,9 @@ static int fsio_eval(const double *p, double *out, zvp_error *err)
             return st;
         thr = xc / x0;
     } else {
-        if ((st = fsio_pc_solve(p, p[P_PAGE_CACHE_GB], &h, &thr, err)) != ZVP_SUCCESS)
+        if ((st = fsio_host_solve(p, 0, p[P_PAGE_CACHE_GB], 1.0, &h, err)) != ZVP_SUCCESS)
             return st;
+        thr = h.p_miss > 0.0 ? 1.0 / (1.0 + h.p_miss * 1e3 * h.read_s / p[P_IO_PAGE_MS]) : 1.0;
     }
     if (h.inst <= 0.0)
         return zvp_fail(err, ZVP_EINVAL,
