@@ -136,7 +136,7 @@ static const zvp_param_desc fsio_outputs[N_OUTPUTS] = {
      0, INFINITY, 0, 0, 0},
     {"char_time_s", "s", "characteristic (residency) time of the DPA (1e12: no constraint)", 0,
      INFINITY, 0, 0, 0},
-    {"paging_util_pct", "%", "utilization of the paging DASD (M/M/c; 100: saturated)", 0, 100, 0,
+    {"paging_util_pct", "%", "utilization of the paging DASD (M/M/c; saturated: ZVP_EUNSTABLE)", 0, 100, 0,
      0, 0},
 };
 
@@ -212,11 +212,18 @@ static int fsio_host_solve(const double *p, int direct, double cache_gb, double 
      * had to ... fetch previously paged out pages"): misses per write-back of the dirty pool */
     refs = k[C_DIRTY].size_gb * k[C_DIRTY].rate_per_s * PG;
     h->p_miss = refs > 0.0 ? zvp_memhost_misses(&k[C_DIRTY], h->t) / refs : 0.0;
-    /* saturated paging DASD (offered load >= volumes): no steady state for the page reads;
-     * the page-cached throughput is then 0 (read_s infinite) and the utilization shows 100 % */
-    if (zvp_memhost_dasd_read(&dasd, h->reads + h->other_reads, 0.0, &u, &h->read_s, NULL) !=
-        ZVP_SUCCESS)
-        h->read_s = INFINITY;
+    /* the page reads are an open demand here (they do not slow down with the file I/O they
+     * delay): at an offered load >= paging_volumes the paging DASD has no steady state */
+    if ((st = zvp_memhost_dasd_read(&dasd, h->reads + h->other_reads, 0.0, &u, &h->read_s,
+                                    NULL)) != ZVP_SUCCESS)
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "fsio: paging DASD saturated, no steady state: %.6g page reads/s (fsio "
+                        "guest %.6g, rest of the workload set %.6g) x dasd_read_ms = %.6g ms "
+                        "= %.6g busy volumes >= paging_volumes = %lu (%s guest at "
+                        "real_memory_gb = %.6g); page reads are an open demand in this model",
+                        h->reads + h->other_reads, h->reads, h->other_reads, p[P_DASD_READ_MS],
+                        u * (double)dasd.volumes, dasd.volumes,
+                        direct ? "direct-I/O" : "page-cached", p[P_REAL_MEMORY_GB]);
     h->util = fmin(1.0, u);
     return ZVP_SUCCESS;
 }

@@ -200,6 +200,62 @@ static void test_fsio_t_fall(void)
     }
 }
 
+/* A parameter's value by name. */
+static double fsio_param(const zvp_model *m, const double *p, const char *name)
+{
+    for (size_t k = 0; k < m->n_params; k++)
+        if (strcmp(m->params[k].name, name) == 0)
+            return p[k];
+    CU_FAIL("no such fsio parameter");
+    return NAN;
+}
+
+/* A saturated paging DASD has no steady state (the model contract): the page reads are an open
+ * demand, so at an offered load >= paging_volumes the model returns ZVP_EUNSTABLE naming the
+ * load, not throughput 0 with status ok (issue 14 review, item 4). The review's cases: the
+ * calibrated point on 256 volumes at 2 ms (the rest of the workload set alone offers about 354
+ * busy volumes), the same for the direct-I/O high level (its page-cached companion saturates),
+ * and a 20 GiB cache at half the intensity on 24 GiB. Just below, at 24.45 GiB, the model is
+ * ok and its throughput is checked against M/M/c by hand (Erlang C from Erlang B): with the
+ * total reads from the guest's reads and its share, p_miss = e^(-T / cache_reref_s). */
+static void test_fsio_saturated_paging(void)
+{
+    const zvp_model *m = zvp_test_find_model("fsio");
+    double p[64], o[64], reads, lambda, a, b, c_wait, w, pm, thr;
+    const double c = 1024.0, s = 0.5e-3;
+    zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
+    zvp_test_set_param(m, p, "paging_volumes", 256);
+    zvp_test_set_param(m, p, "dasd_read_ms", 2);
+    zvp_test_expect_eval_error(m, p, o, ZVP_EUNSTABLE, "saturated", "paging_volumes = 256",
+                               NULL);
+    zvp_test_set_param(m, p, "direct_io", 1);
+    zvp_test_set_param(m, p, "page_cache_gb", 0.29296875);
+    zvp_test_set_param(m, p, "io_intensity", 10.0 / 6.0);
+    zvp_test_expect_eval_error(m, p, o, ZVP_EUNSTABLE, "saturated", "paging_volumes = 256",
+                               NULL);
+    zvp_test_read_params(PARAMS "fsio-cid64-20.ini", "fsio", p, m->n_params);
+    CU_ASSERT_EQUAL(fsio_param(m, p, "paging_volumes"), c);
+    zvp_test_set_param(m, p, "page_cache_gb", 20);
+    zvp_test_set_param(m, p, "io_intensity", 0.5);
+    zvp_test_set_param(m, p, "real_memory_gb", 24);
+    zvp_test_expect_eval_error(m, p, o, ZVP_EUNSTABLE, "saturated", "real_memory_gb = 24",
+                               NULL);
+    zvp_test_set_param(m, p, "real_memory_gb", 24.45);
+    zvp_test_eval_ok(m, p, o, "fsio near saturation");
+    reads = zvp_test_output(m, o, "page_reads_per_s");
+    lambda = reads / (zvp_test_output(m, o, "page_read_share_pct") / 100.0);
+    a = lambda * s;
+    CU_ASSERT(a < c);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "paging_util_pct"), 100.0 * a / c, 1e-9);
+    b = zvp_test_erlang_b(1024, a);
+    c_wait = b / (1.0 - a / c * (1.0 - b));
+    w = s + c_wait / (c / s - lambda);
+    pm = exp(-zvp_test_output(m, o, "char_time_s") / fsio_param(m, p, "cache_reref_s"));
+    thr = 1.0 / (1.0 + pm * w * 1e3 / fsio_param(m, p, "io_page_ms"));
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_rel"), thr, 1e-6);
+    CU_ASSERT(thr > 0.3 && thr < 0.7);
+}
+
 static void test_fsio_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("fsio");
@@ -227,6 +283,7 @@ int zvp_test_register_fsio(void)
         !CU_add_test(s, "no knife-edge at the calibrated point", test_fsio_no_knife_edge) ||
         !CU_add_test(s, "T falls from the medium to the high level (Che, concave)",
                      test_fsio_t_fall) ||
+        !CU_add_test(s, "saturated paging DASD: no steady state", test_fsio_saturated_paging) ||
         !CU_add_test(s, "bad input", test_fsio_bad_input))
         return CU_get_error();
     return 0;

@@ -354,6 +354,9 @@ static void fsio_params(const zvp_model *m, double *p, double page_cache_gb)
     zvp_test_set_param(m, p, "base_reref_s", 1000);
     zvp_test_set_param(m, p, "real_memory_gb", 64);
     zvp_test_set_param(m, p, "cp_memory_gb", 14);
+    /* page reads take no device time: a saturated paging DASD has no steady state
+     * (ZVP_EUNSTABLE), and these caches page far beyond any DASD; only residency is tested */
+    zvp_test_set_param(m, p, "dasd_read_ms", 0);
 }
 
 static void test_fsio_resident_within_dpa(void)
@@ -363,6 +366,8 @@ static void test_fsio_resident_within_dpa(void)
     /* the example: the calibrated file with a huge page cache */
     zvp_test_read_params("../calibration/params/fsio-cid64-20.ini", "fsio", p, m->n_params);
     zvp_test_set_param(m, p, "page_cache_gb", 1e5);
+    zvp_test_expect_eval_error(m, p, o, ZVP_EUNSTABLE, "saturated", NULL); /* 1.3e11 reads/s */
+    zvp_test_set_param(m, p, "dasd_read_ms", 0); /* residency alone */
     zvp_test_eval_ok(m, p, o, "fsio huge page cache");
     CU_ASSERT(zvp_test_output(m, o, "dpa_share_pct") <= 100.0);
     CU_ASSERT(zvp_test_output(m, o, "resident_gb") <= zvp_test_output(m, o, "dpa_gb"));
