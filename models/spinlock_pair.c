@@ -14,13 +14,14 @@
 #include "internal.h"
 #include "spinlock.h"
 
-/* Erlang phases for a constant (hold or handoff): K, 2K and 4K, Richardson-extrapolated. */
+/* Erlang phases for a constant (hold or handoff): K, 2K and 4K, Richardson-extrapolated,
+ * K = PAIR_K, or PAIR_K / 4 with many zone classes (one solve of 4K + 4K phases each). */
 #ifndef PAIR_K
-#define PAIR_K 8
+#define PAIR_K 32
 #endif
-/* Mixed Erlang with more phases than this (c2 < 1/PAIR_KMAX): linear in c2 between the
- * constant hold and Erlang-PAIR_KMAX. */
-#define PAIR_KMAX 64
+/* Work budget (phases^3 x zone classes) for the mixed Erlang of c2 < 1: with more phases
+ * (c2 < 1/k_cap), linear in c2 between the constant hold and Erlang-k_cap. */
+#define PAIR_BUDGET 3e8
 
 /* A hold as a phase-type distribution on n phases, upper triangular: T[x][y] the rate from x
  * to y (x < y), d[x] the total rate out of x, t[x] the rate of the end, alpha the first phase
@@ -95,11 +96,31 @@ static void pair_build(double S, double c2, double h, unsigned K, pair_ph *ph)
  * Go[i][y] = a sum_x w[x][y] t[x] (older ends: the newer holds on in y), Gn[i][x] (newer ends)
  * and mv[i] = a sum w (the time both hold); r[x] = (-T)^{-1} 1, the rest of a hold. w: [n n],
  * pl: [n n + n + 1]. */
-static void pair_blocks(const pair_ph *ph, double a, double *Go, double *Gn, double *mv,
-                        double *r, double *w, size_t *pl)
+static void pair_blocks(const pair_ph *ph, double a, int mirror, double *Go, double *Gn,
+                        double *mv, double *r, double *w, size_t *pl)
 {
     const size_t n = ph->n;
     const double *T = ph->T;
+    for (size_t x = n; x-- > 0;) {
+        double s = 1.0;
+        for (size_t y = x + 1; y < n; y++)
+            s += T[x * n + y] * r[y];
+        r[x] = s / ph->d[x];
+    }
+    if (mirror) {
+        /* constant holds, no handoff: the newer hold always outlasts the older, and when the
+         * older ends the newer has left what the older had done (its age at the arrival):
+         * from older phase i (i of the n stages done, n - i left) the newer goes on with i
+         * stages left, phase n - i (i = 0: both end together, both CPUs work) */
+        memset(Go, 0, n * n * sizeof *Go);
+        memset(Gn, 0, n * n * sizeof *Gn);
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0)
+                Go[i * n + n - i] = a;
+            mv[i] = a * r[i];
+        }
+        return;
+    }
     size_t *cp = pl, *ri = pl + n + 1, nz = 0; /* T by columns: the phases leading to x */
     for (size_t x = 0; x < n; x++) {
         cp[x] = nz;
@@ -124,19 +145,13 @@ static void pair_blocks(const pair_ph *ph, double a, double *Go, double *Gn, dou
         mv[i] = a * m;
         for (size_t y = 0; y < n; y++) {
             double go = 0.0, gn = 0.0;
-            for (size_t x = i; x < n; x++) {
+            for (size_t x = 0; x < n; x++) { /* w[x][.] = 0 for x < i */
                 go += w[x * n + y] * ph->t[x];
                 gn += w[y * n + x] * ph->t[x];
             }
             Go[i * n + y] = a * go;
             Gn[i * n + y] = a * gn;
         }
-    }
-    for (size_t x = n; x-- > 0;) {
-        double s = 1.0;
-        for (size_t y = x + 1; y < n; y++)
-            s += T[x * n + y] * r[y];
-        r[x] = s / ph->d[x];
     }
 }
 
@@ -145,8 +160,8 @@ static void pair_blocks(const pair_ph *ph, double a, double *Go, double *Gn, dou
  * v = p c A(p)^{-1}, A(p) = T - a I + a p 1 alpha_h - p Go + (1 - p) Gn, and
  * c = -2 a alpha (I + B Go)^{-1}, B = sum_z p_z A(p_z)^{-1}. G classes of m[g] zones of
  * probability p[g]. Writes the five outputs (the model's order and units). */
-static int pair_solve(const pair_ph *ph, double Z, size_t G, const double *mz, const double *pz,
-                      double *out)
+static int pair_solve(const pair_ph *ph, double Z, int mirror, size_t G, const double *mz,
+                      const double *pz, double *out)
 {
     const size_t n = ph->n;
     const double a = 1.0 / Z;
@@ -160,7 +175,7 @@ static int pair_solve(const pair_ph *ph, double Z, size_t G, const double *mz, c
     double *Go = buf, *Gn = Go + n * n, *B = Gn + n * n, *M = B + n * n, *w = M + n * n;
     double *mv = w + 2 * n * n, *r = mv + n, *c = r + n, *V = c + n, *Y = V + 2 * n;
     int sg;
-    pair_blocks(ph, a, Go, Gn, mv, r, w, pl);
+    pair_blocks(ph, a, mirror, Go, Gn, mv, r, w, pl);
     memset(B, 0, n * n * sizeof *B);
     for (size_t g = 0; g < G; g++) {
         const double p = pz[g];
@@ -250,7 +265,7 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
     pair_ph ph = {n, buf, buf + n * n, buf + n * n + n, buf + n * n + 2 * n,
                   buf + n * n + 3 * n};
     pair_build(S, c2, h, K, &ph);
-    const int rc = pair_solve(&ph, Z, G, m, p, out);
+    const int rc = pair_solve(&ph, Z, c2 == 0.0 && h == 0.0, G, m, p, out);
     free(buf);
     return rc;
 }
@@ -261,15 +276,16 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
 static int pair_extrap(double Z, double S, double c2, double h, size_t G, const double *m,
                        const double *p, double *out)
 {
+    const unsigned K = G > 16 ? PAIR_K / 4 : PAIR_K;
     if (c2 != 0.0 && h == 0.0)
-        return pair_at(Z, S, c2, h, PAIR_K, G, m, p, out);
+        return pair_at(Z, S, c2, h, K, G, m, p, out);
     static const double wt[3] = {1.0 / 3.0, -2.0, 8.0 / 3.0};
     double o[5];
     int rc = ZVP_SUCCESS;
     for (int i = 0; i < 5; i++)
         out[i] = 0.0;
     for (unsigned l = 0; !rc && l < 3; l++) {
-        rc = pair_at(Z, S, c2, h, PAIR_K << l, G, m, p, o);
+        rc = pair_at(Z, S, c2, h, K << l, G, m, p, o);
         for (int i = 0; !rc && i < 5; i++)
             out[i] += wt[l] * o[i];
     }
@@ -283,14 +299,15 @@ static int pair_extrap(double Z, double S, double c2, double h, size_t G, const 
 int zvp_spinlock_pair(double Z, double S, double c2, double h, size_t G, const double *m,
                       const double *p, double *out)
 {
-    if (!(c2 > 0.0 && c2 < 1.0 / PAIR_KMAX))
+    const double kcap = fmin(1024.0, fmax(16.0, floor(cbrt(PAIR_BUDGET / (double)G))));
+    if (!(c2 > 0.0 && c2 < 1.0 / kcap))
         return pair_extrap(Z, S, c2, h, G, m, p, out);
-    /* near-constant: linear in c2 between the constant and Erlang-PAIR_KMAX */
+    /* near-constant: linear in c2 between the constant and Erlang-k_cap */
     double o0[5];
     int rc = pair_extrap(Z, S, 0.0, h, G, m, p, o0);
     if (!rc)
-        rc = pair_extrap(Z, S, 1.0 / PAIR_KMAX, h, G, m, p, out);
-    const double t = c2 * PAIR_KMAX;
+        rc = pair_extrap(Z, S, 1.0 / kcap, h, G, m, p, out);
+    const double t = c2 * kcap;
     for (int i = 0; !rc && i < 5; i++)
         out[i] = (1.0 - t) * o0[i] + t * out[i];
     return rc;
