@@ -539,8 +539,8 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     const size_t L = (size_t)pr[P_ZONES];
     const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
-    if (N == 2 && L > 1 && Z > 0.0)
-        return spinlock_two(L, pr[P_SKEW], Z, S, pr[P_SCV], h, out, err);
+    if (N == 2 && L > 1) /* work 0 as its limit (the chain needs a finite request rate) */
+        return spinlock_two(L, pr[P_SKEW], Z > 0.0 ? Z : 1e-7 * S, S, pr[P_SCV], h, out, err);
     const double c2x = exact_scv(N, c2, budget);
     if (c2x > 0.0 && c2x != c2) {
         /* near-constant holds past the budget: linear in c2 between the constant hold (whose

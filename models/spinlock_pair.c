@@ -220,7 +220,9 @@ static int pair_solve(const pair_ph *ph, double Z, int mirror, size_t G, const d
             s += c[x] * B[x * n + y];
         Vm += s * mv[y];
     }
-    double lone = 0.0, spin = 0.0, both = 0.0, coll = 0.0, umax = 0.0;
+    /* with pi0 = 1 the scale can be huge, even of either sign where both CPUs rarely work at
+     * once (pi0 ~ exp(-S / Z)): the ratios are what the solve determines */
+    double lone = 0.0, spin = 0.0, both = 0.0, coll = 0.0, umax = -INFINITY, smax = 0.0;
     for (size_t g = 0; g < G; g++) {
         const double p = pz[g];
         double v1 = 0.0, vr = 0.0, vm = 0.0;
@@ -233,11 +235,15 @@ static int pair_solve(const pair_ph *ph, double Z, int mirror, size_t G, const d
         spin += mz[g] * a * p * vr;
         both += mz[g] * (1.0 - p) * vm;
         coll += mz[g] * a * p * v1;
-        umax = fmax(umax, v1 + a * p * vr + (1.0 - p) * vm + p * (Vm - vm));
+        const double u = v1 + a * p * vr + (1.0 - p) * vm + p * (Vm - vm);
+        if (!(fabs(u) <= smax)) { /* the busiest zone: the largest in magnitude */
+            smax = fabs(u);
+            umax = u;
+        }
     }
     const double tot = 1.0 + lone + spin + both, X = (2.0 + lone) / (tot * Z);
     out[0] = 100.0 * spin / tot;
-    out[1] = 100.0 * fmin(1.0, umax / tot);
+    out[1] = 100.0 * fmin(1.0, fmax(0.0, umax / tot));
     out[2] = X;
     out[3] = 1e6 * spin / tot / X;
     out[4] = coll / tot;
