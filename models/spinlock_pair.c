@@ -282,7 +282,13 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
 static int pair_extrap(double Z, double S, double c2, double h, size_t G, const double *m,
                        const double *p, double *out)
 {
-    const unsigned K = G > 16 ? PAIR_K / 4 : PAIR_K;
+    unsigned K = G > 16 ? PAIR_K / 4 : PAIR_K;
+    /* constant holds, no handoff: after the mirror the lone hold has the short rest the older
+     * had done, and an arrival within it needs stages shorter than the work (S / K < Z):
+     * more stages, within the budget (4 K stages at the last level) */
+    while (c2 == 0.0 && h == 0.0 && (double)K < S / Z &&
+           (double)G * pow(8.0 * K, 3.0) <= PAIR_BUDGET)
+        K *= 2;
     if (c2 != 0.0 && h == 0.0)
         return pair_at(Z, S, c2, h, K, G, m, p, out);
     static const double wt[3] = {1.0 / 3.0, -2.0, 8.0 / 3.0};
