@@ -7,8 +7,9 @@
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
  * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
- * collapsed state (one zone holding the CPUs) when it spins more; simulated (the `sim` hook)
- * on the same network, random-order handoff.
+ * collapsed state (one zone holding the CPUs) when it spins more; two CPUs with several zones
+ * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
+ * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
@@ -628,7 +629,8 @@ const zvp_model zvp_model_spinlock = {
     "Spin-lock contention from your own numbers: cpus CPUs each work work_us, then take one "
     "of `zones` locks (Zipf exponent zone_skew), hold it hold_us (SCV hold_scv) and spin "
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
-    "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
+    "it. One zone exact (finite-source M/G/1 departure chain, handoff included), two CPUs "
+    "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
     "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
     "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "
