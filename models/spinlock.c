@@ -7,8 +7,9 @@
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
  * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
- * collapsed state (one zone holding the CPUs) when it spins more; simulated (the `sim` hook)
- * on the same network, random-order handoff.
+ * collapsed state (one zone holding the CPUs) when it spins more; two CPUs with several zones
+ * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
+ * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
  */
 #include <math.h>
@@ -510,12 +511,37 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     return ZVP_SUCCESS;
 }
 
+/* Two CPUs, several zones: the exact chain (models/spinlock_pair.c). */
+static int spinlock_two(size_t L, double skew, double Z, double S, double c2, double h,
+                        double *out, zvp_error *err)
+{
+    const size_t G = skew > 0 ? L : 1;
+    double *buf = malloc(2 * G * sizeof *buf), *m = buf, *p = buf + G;
+    if (!buf)
+        return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
+    if (G == 1) {
+        m[0] = (double)L;
+        p[0] = 1.0 / (double)L;
+    } else {
+        zipf(L, skew, p);
+        for (size_t g = 0; g < G; g++)
+            m[g] = 1.0;
+    }
+    const int rc = zvp_spinlock_pair(Z, S, c2, h, G, m, p, out);
+    free(buf);
+    if (rc)
+        return zvp_fail(err, rc, "spinlock: two-CPU chain failed (cpus = 2, zones = %zu)", L);
+    return ZVP_SUCCESS;
+}
+
 static int spinlock_eval(const double *pr, double *out, zvp_error *err)
 {
     const unsigned long N = (unsigned long)pr[P_CPUS];
     const size_t L = (size_t)pr[P_ZONES];
     const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
+    if (N == 2 && L > 1) /* work 0 as its limit (the chain needs a finite request rate) */
+        return spinlock_two(L, pr[P_SKEW], Z > 0.0 ? Z : 1e-7 * S, S, pr[P_SCV], h, out, err);
     const double c2x = exact_scv(N, c2, budget);
     if (c2x > 0.0 && c2x != c2) {
         /* near-constant holds past the budget: linear in c2 between the constant hold (whose
@@ -603,7 +629,8 @@ const zvp_model zvp_model_spinlock = {
     "Spin-lock contention from your own numbers: cpus CPUs each work work_us, then take one "
     "of `zones` locks (Zipf exponent zone_skew), hold it hold_us (SCV hold_scv) and spin "
     "while it is held; handing the lock to a spinner costs handoff_us x the CPUs spinning on "
-    "it. One zone exact (finite-source M/G/1 departure chain, handoff included); several "
+    "it. One zone exact (finite-source M/G/1 departure chain, handoff included), two CPUs "
+    "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
     "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
     "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "

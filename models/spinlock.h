@@ -4,6 +4,8 @@
 #ifndef ZVP_MODELS_SPINLOCK_H
 #define ZVP_MODELS_SPINLOCK_H
 
+#include <stddef.h>
+
 /*
  * zvp_spinlock_exact - N CPUs (N >= 1) each think Z > 0 seconds (exponential), then take one
  * lock held S seconds (SCV c2, drawn as the simulator draws it), plus h seconds per CPU
@@ -22,5 +24,16 @@ double zvp_spinlock_exact_cost(unsigned long N, double c2);
  * affordable, 1/k_cap (the most Erlang phases the budget allows) for 0 < c2 < 1 when not, -1
  * when neither fits (use MVA). */
 double zvp_spinlock_exact_scv(unsigned long N, double c2, double budget);
+
+/*
+ * zvp_spinlock_pair - two CPUs that think Z > 0 s (exponential), then take one of the zones
+ * (G classes of m[g] zones of probability p[g], sum m p = 1), hold it S s (SCV c2, as the
+ * simulator draws it) plus h s when it is handed to the other, spinning CPU: the exact chain
+ * (models/README.md, spinlock, "Two CPUs"). out: the spinlock outputs (spin_busy_pct,
+ * lock_util_pct of the busiest zone, acquisitions_per_s, spin_per_acq_us, collisions_per_s).
+ * Returns ZVP_SUCCESS, ZVP_ENOMEM or ZVP_EINTERNAL (a singular system). Pure.
+ */
+int zvp_spinlock_pair(double Z, double S, double c2, double h, size_t G, const double *m,
+                      const double *p, double *out);
 
 #endif
