@@ -35,5 +35,10 @@ double zvp_spinlock_exact_scv(unsigned long N, double c2, double budget);
  */
 int zvp_spinlock_pair(double Z, double S, double c2, double h, size_t G, const double *m,
                       const double *p, double *out);
+/* The same with the tail threshold rho: past 64 classes, the classes g > 0 with p_g nu < rho
+ * (nu = |A(0)^{-1} dA/dp|) take A(p)^{-1} from its series in p to p^2 (relative error below
+ * rho^3); zvp_spinlock_pair uses rho = 1e-3, rho = 0 solves every class (tests). */
+int zvp_spinlock_pair_rho(double Z, double S, double c2, double h, size_t G, const double *m,
+                          const double *p, double rho, double *out);
 
 #endif

@@ -22,6 +22,12 @@
 /* Work budget (phases^3 x zone classes) for the mixed Erlang of c2 < 1: with more phases
  * (c2 < 1/k_cap), linear in c2 between the constant hold and Erlang-k_cap. */
 #define PAIR_BUDGET 3e8
+/* Many skewed zones: a zone class of probability p with p nu < PAIR_TAIL_RHO (nu = the norm of
+ * A(0)^{-1} (A(p) - A(0)) / p) takes A(p)^{-1} from its series in p to the p^2 term (error
+ * below (p nu)^3 = 1e-9 relative), so the whole tail costs three products, not one solve per
+ * zone; used past PAIR_TAIL_MIN classes. */
+#define PAIR_TAIL_RHO 1e-3
+#define PAIR_TAIL_MIN 64
 
 /* A hold as a phase-type distribution on n phases, upper triangular: T[x][y] the rate from x
  * to y (x < y), d[x] the total rate out of x, t[x] the rate of the end, alpha the first phase
@@ -155,30 +161,118 @@ static void pair_blocks(const pair_ph *ph, double a, int mirror, double *Go, dou
     }
 }
 
+/* The tail of small zone probabilities (models/README.md, spinlock, "Two CPUs"): with
+ * A(p) = A0 + p M1, A(p)^{-1} = E0 - p E1 + p^2 E2 + O(p^3), E0 = A0^{-1}, E1 = E0 M1 E0,
+ * E2 = E0 M1 E1. Marks tail[g] for the classes g > 0 with p_g nu < rho and adds
+ * their sum_g m_g p_g A(p_g)^{-1} to B; writes tv[0..4n): the tail's A^{-1}-weighted vectors
+ * for lone (1), spin (r), both (mv) and collisions (1), as pair_solve combines them.
+ * Returns 0 (none in the tail), 1 (some), or -1 (singular). w: [4 n n]. */
+static int pair_tail(const pair_ph *ph, double a, const double *Go, const double *Gn,
+                     const double *r, const double *mv, size_t G, const double *mz,
+                     const double *pz, double rho, double *B, double *tv, unsigned char *tail,
+                     double *w, gsl_matrix *A, gsl_matrix *Ai, gsl_permutation *P)
+{
+    const size_t n = ph->n;
+    double *Km = w, *E0 = w + n * n, *E1 = w + 2 * n * n, *E2 = w + 3 * n * n, S[6] = {0};
+    int sg, any = 0;
+    for (size_t x = 0; x < n; x++)
+        for (size_t y = 0; y < n; y++)
+            gsl_matrix_set(A, x, y, ph->T[x * n + y] - (x == y ? a + ph->d[x] : 0.0) +
+                                        Gn[x * n + y]);
+    if (gsl_linalg_LU_decomp(A, P, &sg) || gsl_linalg_LU_invert(A, P, Ai))
+        return -1;
+    double nu = 0.0;
+    for (size_t x = 0; x < n; x++) {
+        double row = 0.0;
+        for (size_t y = 0; y < n; y++) {
+            double k = 0.0; /* (E0 M1)[x][y], M1 = a 1 alpha_h - Go - Gn */
+            for (size_t u = 0; u < n; u++)
+                k += gsl_matrix_get(Ai, x, u) *
+                     (a * ph->alpha_h[y] - Go[u * n + y] - Gn[u * n + y]);
+            Km[x * n + y] = k;
+            E0[x * n + y] = gsl_matrix_get(Ai, x, y);
+            row += fabs(k);
+        }
+        nu = fmax(nu, row);
+    }
+    for (size_t g = 0; g < G; g++) {
+        tail[g] = g > 0 && pz[g] * nu < rho;
+        if (!tail[g])
+            continue;
+        any = 1;
+        for (int k = 1; k < 6; k++)
+            S[k] += mz[g] * pow(pz[g], k);
+    }
+    if (!any)
+        return 0;
+    for (size_t x = 0; x < n; x++) /* E1 = (E0 M1) E0, E2 = (E0 M1) E1 */
+        for (size_t y = 0; y < n; y++) {
+            double e = 0.0;
+            for (size_t u = 0; u < n; u++)
+                e += Km[x * n + u] * E0[u * n + y];
+            E1[x * n + y] = e;
+        }
+    for (size_t x = 0; x < n; x++)
+        for (size_t y = 0; y < n; y++) {
+            double e = 0.0;
+            for (size_t u = 0; u < n; u++)
+                e += Km[x * n + u] * E1[u * n + y];
+            E2[x * n + y] = e;
+        }
+    /* weights of E0, E1, E2: B (p), lone (p, on 1), spin (p^2, on r), both ((1 - p) p, on mv),
+     * collisions (p^2, on 1) */
+    const double wb[3] = {S[1], -S[2], S[3]}, w2[3] = {S[2], -S[3], S[4]},
+                 wm[3] = {S[1] - S[2], -(S[2] - S[3]), S[3] - S[4]};
+    const double *E[3] = {E0, E1, E2};
+    memset(tv, 0, 4 * n * sizeof *tv);
+    for (int k = 0; k < 3; k++)
+        for (size_t x = 0; x < n; x++)
+            for (size_t y = 0; y < n; y++) {
+                const double e = E[k][x * n + y];
+                B[x * n + y] += wb[k] * e;
+                tv[x] += wb[k] * e;
+                tv[n + x] += w2[k] * e * r[y];
+                tv[2 * n + x] += wm[k] * e * mv[y];
+                tv[3 * n + x] += w2[k] * e;
+            }
+    return 1;
+}
+
 /* The chain at one phase representation (models/README.md, spinlock, "Two CPUs"): with
  * pi0 = 1 (both working), the lone holder of a zone of probability p has the phase vector
  * v = p c A(p)^{-1}, A(p) = T - a I + a p 1 alpha_h - p Go + (1 - p) Gn, and
  * c = -2 a alpha (I + B Go)^{-1}, B = sum_z p_z A(p_z)^{-1}. G classes of m[g] zones of
  * probability p[g]. Writes the five outputs (the model's order and units). */
 static int pair_solve(const pair_ph *ph, double Z, int mirror, size_t G, const double *mz,
-                      const double *pz, double *out)
+                      const double *pz, double rho, double *out)
 {
     const size_t n = ph->n;
     const double a = 1.0 / Z;
     int rc = ZVP_ENOMEM;
     double *buf = malloc((8 * n * n + 6 * n + 3 * G * n) * sizeof *buf);
+    double *tw = G > PAIR_TAIL_MIN && rho > 0.0 ? malloc((4 * n * n + 4 * n) * sizeof *tw) : NULL;
+    unsigned char *tail = calloc(G, 1);
     gsl_matrix *A = gsl_matrix_alloc(n, n), *Ai = gsl_matrix_alloc(n, n);
     gsl_permutation *P = gsl_permutation_alloc(n);
     size_t *pl = malloc((n * n + n + 1) * sizeof *pl);
-    if (!buf || !A || !Ai || !P || !pl)
+    if (!buf || !A || !Ai || !P || !pl || !tail || (G > PAIR_TAIL_MIN && rho > 0.0 && !tw))
         goto done;
     double *Go = buf, *Gn = Go + n * n, *B = Gn + n * n, *M = B + n * n, *w = M + n * n;
     double *mv = w + 2 * n * n, *r = mv + n, *c = r + n, *V = c + n, *Y = V + 2 * n;
     int sg;
     pair_blocks(ph, a, mirror, Go, Gn, mv, r, w, pl);
     memset(B, 0, n * n * sizeof *B);
+    int has_tail = 0;
+    if (tw) {
+        has_tail = pair_tail(ph, a, Go, Gn, r, mv, G, mz, pz, rho, B, tw + 4 * n * n, tail, tw,
+                             A, Ai, P);
+        if (has_tail < 0)
+            goto fail;
+    }
     for (size_t g = 0; g < G; g++) {
         const double p = pz[g];
+        if (tail[g])
+            continue;
         for (size_t x = 0; x < n; x++)
             for (size_t y = 0; y < n; y++)
                 gsl_matrix_set(A, x, y, ph->T[x * n + y] - (x == y ? a + ph->d[x] : 0.0) +
@@ -223,8 +317,19 @@ static int pair_solve(const pair_ph *ph, double Z, int mirror, size_t G, const d
     /* with pi0 = 1 the scale can be huge, even of either sign where both CPUs rarely work at
      * once (pi0 ~ exp(-S / Z)): the ratios are what the solve determines */
     double lone = 0.0, spin = 0.0, both = 0.0, coll = 0.0, umax = -INFINITY, smax = 0.0;
+    if (has_tail) { /* the tail's classes (never the busiest: g = 0 is kept) */
+        const double *tv = tw + 4 * n * n;
+        for (size_t x = 0; x < n; x++) {
+            lone += c[x] * tv[x];
+            spin += a * c[x] * tv[n + x];
+            both += c[x] * tv[2 * n + x];
+            coll += a * c[x] * tv[3 * n + x];
+        }
+    }
     for (size_t g = 0; g < G; g++) {
         const double p = pz[g];
+        if (tail[g])
+            continue;
         double v1 = 0.0, vr = 0.0, vm = 0.0;
         for (size_t x = 0; x < n; x++) {
             v1 += p * c[x] * Y[(3 * g) * n + x];
@@ -253,6 +358,8 @@ fail:
     rc = ZVP_EINTERNAL;
 done:
     free(buf);
+    free(tw);
+    free(tail);
     free(pl);
     gsl_matrix_free(A);
     gsl_matrix_free(Ai);
@@ -262,7 +369,7 @@ done:
 
 /* The outputs with K Erlang phases for each constant. */
 static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G,
-                   const double *m, const double *p, double *out)
+                   const double *m, const double *p, double rho, double *out)
 {
     const size_t n = pair_phases(c2, h, K);
     double *buf = malloc((n * n + 4 * n) * sizeof *buf);
@@ -271,7 +378,7 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
     pair_ph ph = {n, buf, buf + n * n, buf + n * n + n, buf + n * n + 2 * n,
                   buf + n * n + 3 * n};
     pair_build(S, c2, h, K, &ph);
-    const int rc = pair_solve(&ph, Z, c2 == 0.0 && h == 0.0, G, m, p, out);
+    const int rc = pair_solve(&ph, Z, c2 == 0.0 && h == 0.0, G, m, p, rho, out);
     free(buf);
     return rc;
 }
@@ -280,7 +387,7 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
  * error is a power series in 1/K: Richardson's weights 1/3, -2, 8/3 remove the 1/K and 1/K^2
  * terms). */
 static int pair_extrap(double Z, double S, double c2, double h, size_t G, const double *m,
-                       const double *p, double *out)
+                       const double *p, double rho, double *out)
 {
     unsigned K = G > 16 ? PAIR_K / 4 : PAIR_K;
     /* constant holds, no handoff: after the mirror the lone hold has the short rest the older
@@ -290,14 +397,14 @@ static int pair_extrap(double Z, double S, double c2, double h, size_t G, const 
            (double)G * pow(8.0 * K, 3.0) <= PAIR_BUDGET)
         K *= 2;
     if (c2 != 0.0 && h == 0.0)
-        return pair_at(Z, S, c2, h, K, G, m, p, out);
+        return pair_at(Z, S, c2, h, K, G, m, p, rho, out);
     static const double wt[3] = {1.0 / 3.0, -2.0, 8.0 / 3.0};
     double o[5];
     int rc = ZVP_SUCCESS;
     for (int i = 0; i < 5; i++)
         out[i] = 0.0;
     for (unsigned l = 0; !rc && l < 3; l++) {
-        rc = pair_at(Z, S, c2, h, K << l, G, m, p, o);
+        rc = pair_at(Z, S, c2, h, K << l, G, m, p, rho, o);
         for (int i = 0; !rc && i < 5; i++)
             out[i] += wt[l] * o[i];
     }
@@ -308,19 +415,25 @@ static int pair_extrap(double Z, double S, double c2, double h, size_t G, const 
     return rc;
 }
 
-int zvp_spinlock_pair(double Z, double S, double c2, double h, size_t G, const double *m,
-                      const double *p, double *out)
+int zvp_spinlock_pair_rho(double Z, double S, double c2, double h, size_t G, const double *m,
+                          const double *p, double rho, double *out)
 {
     const double kcap = fmin(1024.0, fmax(16.0, floor(cbrt(PAIR_BUDGET / (double)G))));
     if (!(c2 > 0.0 && c2 < 1.0 / kcap))
-        return pair_extrap(Z, S, c2, h, G, m, p, out);
+        return pair_extrap(Z, S, c2, h, G, m, p, rho, out);
     /* near-constant: linear in c2 between the constant and Erlang-k_cap */
     double o0[5];
-    int rc = pair_extrap(Z, S, 0.0, h, G, m, p, o0);
+    int rc = pair_extrap(Z, S, 0.0, h, G, m, p, rho, o0);
     if (!rc)
-        rc = pair_extrap(Z, S, 1.0 / kcap, h, G, m, p, out);
+        rc = pair_extrap(Z, S, 1.0 / kcap, h, G, m, p, rho, out);
     const double t = c2 * kcap;
     for (int i = 0; !rc && i < 5; i++)
         out[i] = (1.0 - t) * o0[i] + t * out[i];
     return rc;
+}
+
+int zvp_spinlock_pair(double Z, double S, double c2, double h, size_t G, const double *m,
+                      const double *p, double *out)
+{
+    return zvp_spinlock_pair_rho(Z, S, c2, h, G, m, p, PAIR_TAIL_RHO, out);
 }

@@ -7,6 +7,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tests.h"
 #include "zvmperf/model.h"
@@ -371,6 +372,33 @@ static void test_spinlock_pair_one_zone(void)
     }
 }
 
+/* Many skewed zones: the tail series (the small zone probabilities take A(p)^{-1} to p^2)
+ * against the same chain solved zone by zone (rho = 0), 1e-7 relative on every output. */
+static void test_spinlock_pair_tail(void)
+{
+    const double cases[][5] = {/* zones, skew, c2, handoff, work (us); hold 1 us */
+                               {300, 1.0, 0, 0, 1},     {300, 0.5, 4, 0.1, 0.2},
+                               {2000, 1.5, 0.5, 0, 0.05}, {1000, 1.0, 1, 0.3, 2},
+                               {5000, 0.2, 0, 0.1, 0.5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const size_t L = (size_t)cases[i][0];
+        double *m = malloc(2 * L * sizeof *m), *p = m + L, sum = 0.0, a[5], b[5];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        for (size_t z = 0; z < L; z++) {
+            m[z] = 1.0;
+            sum += p[z] = pow((double)(z + 1), -cases[i][1]);
+        }
+        for (size_t z = 0; z < L; z++)
+            p[z] /= sum;
+        const double Z = cases[i][4] * 1e-6, S = 1e-6, c2 = cases[i][2], h = cases[i][3] * 1e-6;
+        CU_ASSERT_EQUAL_FATAL(zvp_spinlock_pair_rho(Z, S, c2, h, L, m, p, 1e-3, a), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_spinlock_pair_rho(Z, S, c2, h, L, m, p, 0.0, b), ZVP_SUCCESS);
+        for (int k = 0; k < 5; k++)
+            CU_ASSERT_DOUBLE_EQUAL(a[k], b[k], 1e-7 * fabs(b[k]) + 1e-300);
+        free(m);
+    }
+}
+
 /* Two CPUs, several zones, against `zvmperf simulate spinlock` (5 replications x 1e6 events,
  * seed 1, hold 1 us; mean and 95 % half-width of spin_busy_pct, run for this test): the points
  * where the earlier approximation (zone 1 with an exponential time between visits) was off
@@ -544,6 +572,7 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "collisions_des", test_spinlock_collisions_des) ||
         !CU_add_test(s, "pair_mva_exact", test_spinlock_pair_mva) ||
         !CU_add_test(s, "pair_one_zone", test_spinlock_pair_one_zone) ||
+        !CU_add_test(s, "pair_tail", test_spinlock_pair_tail) ||
         !CU_add_test(s, "pair_vs_simulation", test_spinlock_pair_vs_simulation) ||
         !CU_add_test(s, "out_of_range", test_spinlock_out_of_range) ||
         !CU_add_test(s, "vs_simulation", test_spinlock_vs_simulation) ||
