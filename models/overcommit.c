@@ -476,7 +476,8 @@ const zvp_model zvp_model_overcommit = {
     "VMRM-CMM balloon at the steady state of the VMRM SHRINK/RELEASE loop on the host's page wait "
     "signal, residency in main storage and XSTOR from Che's characteristic time (real memory "
     "drives paging), paging DASD as an M/M/c queue, z/VM 5.2 PGMBK-below-2-GB limit, throughput "
-    "from exact MVA of virtual CPUs on the real processors, relative to a baseline run.",
+    "from the exact finite-source M/M/c of virtual CPUs on the real processors, relative to a "
+    "baseline run.",
     "report 001 ("
     "Cooperative Memory Management and Collaborative Memory Management Assist Results), "
     "numbers stated in its text; workload set-up from IBM 'z/VM Large Memory - "

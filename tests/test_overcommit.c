@@ -95,6 +95,29 @@ static void test_overcommit_closed_form(void)
     ZVP_ASSERT_REL(zvp_test_output(m, o, "cpu_util_pct"), 600.0, 1e-9);
 }
 
+/* The virtual CPUs as a finite-source M/M/c (the model) against exact MVA of the same network
+ * (a multi-server station and the think time): 4 guests x 3 vCPUs on 4 processors, think
+ * 0.5 s per CPU-second, nothing pages (no XSTOR, no file reads, 1000 GiB): demand 1 s. */
+static void test_overcommit_network_mva(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    const zvp_station st = {ZVP_STATION_MULTI, 4, 1, 0, 1.0};
+    double p[64], o[64], q, r, u;
+    zvp_mva_result res = {0, 0, &r, &q, &u};
+    zvp_error err = {0};
+    zvp_model_defaults(m, p);
+    zvp_test_set_param(m, p, "guests", 4);
+    zvp_test_set_param(m, p, "processors", 4);
+    zvp_test_set_param(m, p, "real_memory_gb", 1000);
+    zvp_test_set_param(m, p, "xstor_gb", 0);
+    zvp_test_set_param(m, p, "file_reads_per_s", 0);
+    zvp_test_set_param(m, p, "think_s", 0.5);
+    zvp_test_set_param(m, p, "balloon_churn", 0);
+    zvp_test_eval_ok(m, p, o, "network against MVA");
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&st, 1, 0.5, 12, &res, NULL, &err), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_per_s"), res.throughput_per_s, 1e-9);
+}
+
 /* The guest's own page replacement (Che inside the guest): one guest that the host backs whole
  * (1000 GiB), a tiny hot working set and a file set of 64 GiB read uniformly at 100 pages per
  * CPU-second. The guest keeps 5 % of its 16 GiB free, so its page cache holds
@@ -340,6 +363,7 @@ int zvp_test_register_overcommit(void)
                      test_overcommit_review_cases) ||
         !CU_add_test(s, "memory sweeps: throughput up, paging down, CMM page space",
                      test_overcommit_memory_sweep) ||
+        !CU_add_test(s, "finite-source M/M/c against exact MVA", test_overcommit_network_mva) ||
         !CU_add_test(s, "VMRM steady state continuous (review cases)",
                      test_overcommit_continuity) ||
         !CU_add_test(s, "64,000 virtual CPUs: closed loop below saturation",
