@@ -253,34 +253,60 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
     return zvp_memhost_dasd_read(d, *x_out * r, *x_out * r, util, read_time_s, err);
 }
 
+/* Illinois regula falsi for s(B) = target on [lo, hi] with s(lo) > target >= s(hi). */
+static int vmrm_root(zvp_memhost_signal s, const void *ctx, double target, double lo, double slo,
+                     double hi, double shi, double tol, double *b_out, zvp_error *err)
+{
+    double glo = slo - target, ghi = shi - target;
+    int st, side = 0;
+    for (int i = 0; i < 200 && hi - lo > tol && ghi < 0.0; i++) {
+        double b = hi - ghi * (hi - lo) / (ghi - glo), v;
+        if (!(b > lo && b < hi))
+            b = 0.5 * (lo + hi);
+        if ((st = s(ctx, b, &v, err)) != ZVP_SUCCESS)
+            return st;
+        v -= target;
+        if (v > 0.0) {
+            lo = b;
+            glo = v;
+            if (side == 1)
+                ghi *= 0.5;
+            side = 1;
+        } else {
+            hi = b;
+            ghi = v;
+            if (side == -1)
+                glo *= 0.5;
+            side = -1;
+        }
+    }
+    *b_out = ghi == 0.0 ? hi : 0.5 * (lo + hi);
+    return ZVP_SUCCESS;
+}
+
 int zvp_memhost_vmrm_steady(zvp_memhost_signal s, const void *ctx, double target, double b_max,
                             double *b_out, zvp_error *err)
 {
-    double lo = 0.0, hi = b_max, v;
+    enum { SCAN = 16 };
+    double lo = 0.0, slo, v;
     int st;
-    if ((st = s(ctx, 0.0, &v, err)) != ZVP_SUCCESS)
+    if ((st = s(ctx, 0.0, &slo, err)) != ZVP_SUCCESS)
         return st;
-    if (v <= target || b_max <= 0.0) {
+    if (slo <= target || b_max <= 0.0) {
         *b_out = 0.0;
         return ZVP_SUCCESS;
     }
-    if ((st = s(ctx, b_max, &v, err)) != ZVP_SUCCESS)
-        return st;
-    if (v > target) {
-        *b_out = b_max;
-        return ZVP_SUCCESS;
-    }
-    while (hi - lo > 1e-12 * b_max) {
-        const double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi)
-            break;
-        if ((st = s(ctx, mid, &v, err)) != ZVP_SUCCESS)
+    /* VMRM starts from no balloon and SHRINKs while constrained: the steady state is the first
+     * B with s(B) <= target, bracketed on a grid from B = 0 up, then Illinois inside */
+    for (int k = 1; k <= SCAN; k++) {
+        const double b = b_max * (double)k / SCAN;
+        if ((st = s(ctx, b, &v, err)) != ZVP_SUCCESS)
             return st;
-        if (v > target)
-            lo = mid;
-        else
-            hi = mid;
+        if (v <= target)
+            return vmrm_root(s, ctx, target, lo, slo, b, v, 1e-10 * b_max, b_out, err);
+        lo = b;
+        slo = v;
     }
-    *b_out = 0.5 * (lo + hi);
+    *b_out = b_max;
     return ZVP_SUCCESS;
 }

@@ -80,9 +80,11 @@ typedef int (*zvp_memhost_signal)(const void *ctx, double balloon_gb, double *si
 
 /**
  * zvp_memhost_vmrm_steady - steady state of the VMRM-CMM loop: VMRM issues SHRINK while the
- * host's constraint signal s(B) is above `target` and RELEASE while below, so the balloon
- * settles where s(B) = target: B = 0 when s(0) <= target, B = b_max when s(b_max) > target,
- * else the root (bisection to 1e-12 b_max; s is decreasing in B).
+ * host's constraint signal s(B) is above `target` and RELEASE while below; starting from no
+ * balloon it settles at the first B where s(B) = target: B = 0 when s(0) <= target, b_max
+ * when s stays above target on [0, b_max], else the smallest root, bracketed on a 16-step
+ * grid from B = 0 up and refined by Illinois regula falsi to 1e-10 b_max (a root pair
+ * closer than b_max / 16 may be stepped over).
  */
 int zvp_memhost_vmrm_steady(zvp_memhost_signal s, const void *ctx, double target, double b_max,
                             double *b_out, zvp_error *err);

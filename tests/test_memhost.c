@@ -132,6 +132,28 @@ static void test_memhost_vmrm(void)
     CU_ASSERT_EQUAL(b, 5.0);
 }
 
+#define WAVY_PI 3.14159265358979323846
+
+/* s(B) = 40 - 30 sin(B pi / 8): crosses 20 downward at B = 8 asin(2/3) / pi = 1.8578 and again
+ * at B = 8 (pi + asin(2/3)) / pi = 9.8578 after rising above it: the loop, starting from no
+ * balloon and shrinking while constrained, stops at the first crossing, the smallest root. */
+static int wavy_signal(const void *ctx, double b, double *s, zvp_error *err)
+{
+    (void)ctx;
+    (void)err;
+    *s = 40.0 - 30.0 * sin(b * WAVY_PI / 8.0);
+    return ZVP_SUCCESS;
+}
+
+static void test_memhost_vmrm_smallest_root(void)
+{
+    zvp_error err = {0};
+    double b;
+    CU_ASSERT_EQUAL_FATAL(zvp_memhost_vmrm_steady(wavy_signal, NULL, 20.0, 16.0, &b, &err),
+                          ZVP_SUCCESS);
+    ZVP_ASSERT_REL(b, 8.0 * asin(2.0 / 3.0) / WAVY_PI, 1e-9);
+}
+
 /* overcommit, calibrated: sweeps over real memory (40..400 GiB) and guests (2..40, with and
  * without XSTOR). Paging is
  * measured per unit of work (page-ins per CPU-second of guest work) and as DASD page space:
@@ -231,6 +253,8 @@ int zvp_test_register_memhost(void)
         !CU_add_test(s, "spread rates (quadrature)", test_memhost_spread) ||
         !CU_add_test(s, "paging DASD is M/M/1 with one volume", test_memhost_dasd) ||
         !CU_add_test(s, "VMRM loop steady state (linear signal)", test_memhost_vmrm) ||
+        !CU_add_test(s, "VMRM loop: smallest root of a non-monotone signal",
+                     test_memhost_vmrm_smallest_root) ||
         !CU_add_test(s, "overcommit sweeps: memory, guests, CMM", test_memhost_overcommit_sweeps) ||
         !CU_add_test(s, "fsio sweeps: memory 32 -> 1024 GiB", test_memhost_fsio_sweeps))
         return CU_get_error();

@@ -95,6 +95,29 @@ static void test_overcommit_closed_form(void)
     ZVP_ASSERT_REL(zvp_test_output(m, o, "cpu_util_pct"), 600.0, 1e-9);
 }
 
+/* The virtual CPUs as a finite-source M/M/c (the model) against exact MVA of the same network
+ * (a multi-server station and the think time): 4 guests x 3 vCPUs on 4 processors, think
+ * 0.5 s per CPU-second, nothing pages (no XSTOR, no file reads, 1000 GiB): demand 1 s. */
+static void test_overcommit_network_mva(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    const zvp_station st = {ZVP_STATION_MULTI, 4, 1, 0, 1.0};
+    double p[64], o[64], q, r, u;
+    zvp_mva_result res = {0, 0, &r, &q, &u};
+    zvp_error err = {0};
+    zvp_model_defaults(m, p);
+    zvp_test_set_param(m, p, "guests", 4);
+    zvp_test_set_param(m, p, "processors", 4);
+    zvp_test_set_param(m, p, "real_memory_gb", 1000);
+    zvp_test_set_param(m, p, "xstor_gb", 0);
+    zvp_test_set_param(m, p, "file_reads_per_s", 0);
+    zvp_test_set_param(m, p, "think_s", 0.5);
+    zvp_test_set_param(m, p, "balloon_churn", 0);
+    zvp_test_eval_ok(m, p, o, "network against MVA");
+    CU_ASSERT_EQUAL_FATAL(zvp_mva_exact(&st, 1, 0.5, 12, &res, NULL, &err), ZVP_SUCCESS);
+    ZVP_ASSERT_REL(zvp_test_output(m, o, "throughput_per_s"), res.throughput_per_s, 1e-9);
+}
+
 /* The guest's own page replacement (Che inside the guest): one guest that the host backs whole
  * (1000 GiB), a tiny hot working set and a file set of 64 GiB read uniformly at 100 pages per
  * CPU-second. The guest keeps 5 % of its 16 GiB free, so its page cache holds
@@ -236,6 +259,81 @@ static void test_overcommit_memory_sweep(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* The VMRM steady state is continuous in the inputs (the review's cases: working set, real
+ * memory at 5 guests, 40 processors with slow DASD, XSTOR): on a 40-step grid the largest
+ * change of the balloon, the DASD page space and the throughput is located, and that step is
+ * cut into 16 sub-steps; a jump (a steady state switching branch) would keep most of the change
+ * in one sub-step, a continuous steep stretch spreads it (no sub-step above 35 %). */
+static void test_overcommit_continuity(void)
+{
+    static const struct {
+        const char *name, *set1, *set2, *set3;
+        double v1, v2, v3, lo, hi;
+    } cs[] = {
+        {"working_set_gb", "guests", "guests", "guests", 10, 10, 10, 7.9, 8.9375},
+        {"real_memory_gb", "guests", "guests", "guests", 5, 5, 5, 43, 46},
+        {"real_memory_gb", "processors", "vcpus_per_guest", "dasd_read_ms", 40, 8, 20, 92, 94},
+        {"xstor_gb", "guests", "guests", "guests", 10, 10, 10, 10.5, 10.8},
+    };
+    static const char *outs[] = {"balloon_gb", "dasd_page_space_gb", "throughput_rel"};
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o[64];
+    for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+        for (size_t k = 0; k < 3; k++) {
+            double prev = 0.0, worst = -1.0, at = cs[c].lo, whole, sub = 0.0;
+            const double h = (cs[c].hi - cs[c].lo) / 40.0;
+            zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+            zvp_test_set_param(m, p, "cmm", 1);
+            zvp_test_set_param(m, p, cs[c].set1, cs[c].v1);
+            zvp_test_set_param(m, p, cs[c].set2, cs[c].v2);
+            zvp_test_set_param(m, p, cs[c].set3, cs[c].v3);
+            for (int i = 0; i <= 40; i++) {
+                double y;
+                zvp_test_set_param(m, p, cs[c].name, cs[c].lo + h * i);
+                zvp_test_eval_ok(m, p, o, "overcommit continuity");
+                y = zvp_test_output(m, o, outs[k]);
+                if (i > 0 && fabs(y - prev) > worst) {
+                    worst = fabs(y - prev);
+                    at = cs[c].lo + h * (i - 1);
+                }
+                prev = y;
+            }
+            whole = worst;
+            for (int j = 0; j <= 16; j++) {
+                double y;
+                zvp_test_set_param(m, p, cs[c].name, at + h * j / 16.0);
+                zvp_test_eval_ok(m, p, o, "overcommit continuity");
+                y = zvp_test_output(m, o, outs[k]);
+                if (j > 0)
+                    sub = fmax(sub, fabs(y - prev));
+                prev = y;
+            }
+            if (!(sub <= 0.35 * whole + 1e-9))
+                printf("\n  %s over %s at %.6g: sub-step %.6g of step %.6g\n", outs[k],
+                       cs[c].name, at, sub, whole);
+            CU_ASSERT(sub <= 0.35 * whole + 1e-9);
+        }
+    }
+}
+
+/* 64,000 virtual CPUs on 1000 processors and one paging volume: the closed loop holds the
+ * paging DASD below saturation (every vCPU that waits for a page is not asking for more), so a
+ * steady state exists (status ok, utilization below 100 %). */
+static void test_overcommit_large(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o[64];
+    zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+    zvp_test_set_param(m, p, "cmm", 1);
+    zvp_test_set_param(m, p, "guests", 1000);
+    zvp_test_set_param(m, p, "vcpus_per_guest", 64);
+    zvp_test_set_param(m, p, "processors", 1000);
+    zvp_test_set_param(m, p, "paging_volumes", 1);
+    zvp_test_eval_ok(m, p, o, "overcommit 64,000 vCPUs");
+    CU_ASSERT(zvp_test_output(m, o, "paging_util_pct") < 100.0);
+    CU_ASSERT(zvp_test_output(m, o, "cpu_util_pct") <= 100000.0);
+}
+
 static void test_overcommit_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("overcommit");
@@ -265,6 +363,11 @@ int zvp_test_register_overcommit(void)
                      test_overcommit_review_cases) ||
         !CU_add_test(s, "memory sweeps: throughput up, paging down, CMM page space",
                      test_overcommit_memory_sweep) ||
+        !CU_add_test(s, "finite-source M/M/c against exact MVA", test_overcommit_network_mva) ||
+        !CU_add_test(s, "VMRM steady state continuous (review cases)",
+                     test_overcommit_continuity) ||
+        !CU_add_test(s, "64,000 virtual CPUs: closed loop below saturation",
+                     test_overcommit_large) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
     return 0;
