@@ -116,7 +116,7 @@ static void test_zvp_erlang_c_values(void)
 {
     zvp_error e;
     double c = -1.0;
-    /* Values given in the brief; confirmed by ref.py with exact rationals. */
+    /* Values from ref.py (above) with exact rationals. */
     CU_ASSERT_EQUAL(zvp_erlang_c(150.0, 200, &c, &e), ZVP_SUCCESS);
     ZVP_ASSERT_REL(c, 6.015193e-05, 1e-6);
     ZVP_ASSERT_REL(c, 6.015192773541632e-05, 1e-11);
