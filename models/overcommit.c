@@ -203,7 +203,8 @@ static const zvp_param_desc overcommit_outputs[N_OUTPUTS] = {
      INFINITY, 0, 0, 0},
     {"cp_us_per_work", "us", "CP CPU time per CPU-second of guest work (z/VM overhead per work)",
      0, INFINITY, 0, 0, 0},
-    {"page_moves_rel", "1", "page_moves_per_s relative to the baseline configuration", 0,
+    {"page_moves_rel", "1",
+     "page_moves_per_s relative to the baseline configuration (1 when neither moves pages)", 0,
      INFINITY, 0, 0, 0},
     {"page_ins_per_work", "pages", "host page-ins per CPU-second of guest work (one guest)", 0,
      INFINITY, 0, 0, 0},
@@ -462,9 +463,17 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     out[O_PAGE_MOVES] = out[O_MAIN_XSTOR] + out[O_XSTOR_DASD];
     out[O_CP_PER_WORK] = 1e6 * s.cp_work;
     out[O_PAGE_INS_PER_WORK] = s.fl.f_main;
-    out[O_PAGE_MOVES_REL] = sb.fl.f_main > 0.0 ? (s.x * (xs * s.fl.f_main + s.fl.f_dasd)) /
-                                                     (sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd))
-                                               : 0.0;
+    /* with no page moves in the baseline either there is nothing to decrease: 1, not 0/0
+     * (page moves fall continuously to 0 in both as memory grows) */
+    const double mv = s.x * (xs * s.fl.f_main + s.fl.f_dasd);
+    const double mvb = sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd);
+    if (!(mvb > 0.0) && mv > 0.0)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "overcommit: page_moves_rel is undefined: the baseline (baseline = %g) "
+                        "moves no pages while this configuration moves %g pages/s; choose "
+                        "another baseline or read page_moves_per_s",
+                        p[P_BASELINE], mv);
+    out[O_PAGE_MOVES_REL] = mvb > 0.0 ? mv / mvb : 1.0;
     out[O_PAGE_MOVES_DECREASE] = 100.0 * (1.0 - out[O_PAGE_MOVES_REL]);
     return ZVP_SUCCESS;
 }

@@ -334,6 +334,26 @@ static void test_overcommit_large(void)
     CU_ASSERT(zvp_test_output(m, o, "cpu_util_pct") <= 100000.0);
 }
 
+/* Review: the baseline configuration itself moves no pages at 200 GiB (everything fits), so
+ * page_moves_rel is 1 and the decrease 0, not 0/0 read as 0 and 100 %; with CMM, page moves
+ * fall to 0 as memory grows and the ratio stays continuous (1 on both sides). */
+static void test_overcommit_no_moves(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double o[64], prev = -1.0;
+    CU_ASSERT_EQUAL_FATAL(eval_at(m, 0, 0, 10, 8.9375, 8, 200, o), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "page_moves_per_s"), 0.0);
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "page_moves_rel"), 1.0);
+    CU_ASSERT_EQUAL(zvp_test_output(m, o, "page_moves_decrease_pct"), 0.0);
+    for (double mem = 158.0; mem <= 166.0; mem += 0.25) {
+        CU_ASSERT_EQUAL_FATAL(eval_at(m, 1, 0, 10, 8.9375, 8, mem, o), ZVP_SUCCESS);
+        const double r = zvp_test_output(m, o, "page_moves_rel");
+        if (prev >= 0.0)
+            CU_ASSERT(fabs(r - prev) < 0.05);
+        prev = r;
+    }
+}
+
 static void test_overcommit_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("overcommit");
@@ -368,6 +388,7 @@ int zvp_test_register_overcommit(void)
                      test_overcommit_continuity) ||
         !CU_add_test(s, "64,000 virtual CPUs: closed loop below saturation",
                      test_overcommit_large) ||
+        !CU_add_test(s, "no page moves: ratio 1, continuous", test_overcommit_no_moves) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
     return 0;
