@@ -22,6 +22,9 @@
 /* Work budget (phases^3 x zone classes) for the mixed Erlang of c2 < 1: with more phases
  * (c2 < 1/k_cap), linear in c2 between the constant hold and Erlang-k_cap. */
 #define PAIR_BUDGET 3e8
+/* The same for the Erlang-k_cap end of near-constant holds (c2 < 1/k_cap): k_cap^3 x classes
+ * within this (a dense solve of k_cap + handoff stages, three times with a handoff). */
+#define PAIR_KCAP_BUDGET 3e7
 /* Many skewed zones: a zone class of probability p with p nu < PAIR_TAIL_RHO (nu = the norm of
  * A(0)^{-1} (A(p) - A(0)) / p) takes A(p)^{-1} from its series in p to the p^2 term (error
  * below (p nu)^3 = 1e-9 relative), so the whole tail costs three products, not one solve per
@@ -369,7 +372,7 @@ done:
 
 /* The outputs with K Erlang phases for each constant. */
 static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G,
-                   const double *m, const double *p, double rho, double *out)
+                   const double *m, const double *p, double rho, int mirror, double *out)
 {
     const size_t n = pair_phases(c2, h, K);
     double *buf = malloc((n * n + 4 * n) * sizeof *buf);
@@ -378,7 +381,7 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
     pair_ph ph = {n, buf, buf + n * n, buf + n * n + n, buf + n * n + 2 * n,
                   buf + n * n + 3 * n};
     pair_build(S, c2, h, K, &ph);
-    const int rc = pair_solve(&ph, Z, c2 == 0.0 && h == 0.0, G, m, p, rho, out);
+    const int rc = pair_solve(&ph, Z, mirror && c2 == 0.0 && h == 0.0, G, m, p, rho, out);
     free(buf);
     return rc;
 }
@@ -386,10 +389,36 @@ static int pair_at(double Z, double S, double c2, double h, unsigned K, size_t G
 /* Constants (hold c2 = 0, handoff h) by Erlang-K, 2K and 4K, extrapolated to K -> inf (the
  * error is a power series in 1/K: Richardson's weights 1/3, -2, 8/3 remove the 1/K and 1/K^2
  * terms). */
+static int pair_rich(double Z, double S, double c2, double h, unsigned K, size_t G,
+                     const double *m, const double *p, double rho, int mirror, double *out)
+{
+    static const double wt[3] = {1.0 / 3.0, -2.0, 8.0 / 3.0};
+    double o[5];
+    int rc = ZVP_SUCCESS;
+    for (int i = 0; i < 5; i++)
+        out[i] = 0.0;
+    for (unsigned l = 0; !rc && l < 3; l++) {
+        rc = pair_at(Z, S, c2, h, K << l, G, m, p, rho, mirror, o);
+        for (int i = 0; !rc && i < 5; i++)
+            out[i] += wt[l] * o[i];
+    }
+    return rc;
+}
+
+/* spin / X consistent, every output non-negative, the utilization at most 100 %. */
+static void pair_tidy(double *out)
+{
+    for (int i = 0; i < 5; i++)
+        out[i] = fmax(0.0, out[i]);
+    out[1] = fmin(100.0, out[1]);
+    out[3] = out[2] > 0.0 ? 1e4 * out[0] / out[2] : 0.0;
+}
+
 static int pair_extrap(double Z, double S, double c2, double h, size_t G, const double *m,
                        const double *p, double rho, double *out)
 {
-    unsigned K = G > 16 ? PAIR_K / 4 : PAIR_K;
+    const unsigned K0 = G > 16 ? PAIR_K / 4 : PAIR_K;
+    unsigned K = K0;
     /* constant holds, no handoff: after the mirror the lone hold has the short rest the older
      * had done, and an arrival within it needs stages shorter than the work (S / K < Z):
      * more stages, within the budget (4 K stages at the last level) */
@@ -397,28 +426,29 @@ static int pair_extrap(double Z, double S, double c2, double h, size_t G, const 
            (double)G * pow(8.0 * K, 3.0) <= PAIR_BUDGET)
         K *= 2;
     if (c2 != 0.0 && h == 0.0)
-        return pair_at(Z, S, c2, h, K, G, m, p, rho, out);
-    static const double wt[3] = {1.0 / 3.0, -2.0, 8.0 / 3.0};
-    double o[5];
-    int rc = ZVP_SUCCESS;
-    for (int i = 0; i < 5; i++)
-        out[i] = 0.0;
-    for (unsigned l = 0; !rc && l < 3; l++) {
-        rc = pair_at(Z, S, c2, h, K << l, G, m, p, rho, o);
+        return pair_at(Z, S, c2, h, K, G, m, p, rho, 1, out);
+    int rc = pair_rich(Z, S, c2, h, K, G, m, p, rho, 1, out);
+    if (!rc && c2 == 0.0 && h > 0.0) {
+        /* constant holds with a handoff: Erlang stages let two holds cross, which constants
+         * never do (an error of the collisions at light work, up to +18 %); the hold's own
+         * map (the mirror) has no handoff stages, so the Erlang answer is corrected by its
+         * own error at h = 0: E(h) + M(0) - E(0), continuous as h -> 0 */
+        double e0[5], m0[5];
+        rc = pair_rich(Z, S, 0.0, 0.0, K, G, m, p, rho, 0, e0);
+        if (!rc)
+            rc = pair_extrap(Z, S, 0.0, 0.0, G, m, p, rho, m0);
         for (int i = 0; !rc && i < 5; i++)
-            out[i] += wt[l] * o[i];
+            out[i] += m0[i] - e0[i];
     }
-    for (int i = 0; !rc && i < 5; i++)
-        out[i] = fmax(0.0, out[i]);
     if (!rc)
-        out[3] = out[2] > 0.0 ? 1e4 * out[0] / out[2] : 0.0; /* spin / X, consistent */
+        pair_tidy(out);
     return rc;
 }
 
 int zvp_spinlock_pair_rho(double Z, double S, double c2, double h, size_t G, const double *m,
                           const double *p, double rho, double *out)
 {
-    const double kcap = fmin(1024.0, fmax(16.0, floor(cbrt(PAIR_BUDGET / (double)G))));
+    const double kcap = fmin(1024.0, fmax(16.0, floor(cbrt(PAIR_KCAP_BUDGET / (double)G))));
     if (!(c2 > 0.0 && c2 < 1.0 / kcap))
         return pair_extrap(Z, S, c2, h, G, m, p, rho, out);
     /* near-constant: linear in c2 between the constant and Erlang-k_cap */
