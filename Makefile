@@ -151,7 +151,7 @@ $(B)/bench_%: $(B)/bench/bench_%.o $(STLIB)
 DEB_PKGS := build-essential pkg-config libgsl-dev libhdf5-dev hdf5-tools netcdf-bin libcunit1-dev \
             libjansson-dev help2man python3-numpy python3-h5py python3-matplotlib python3-pytest \
             python3-setuptools jupyter-nbconvert python3-ipykernel python3-xarray python3-h5netcdf \
-            python3-tqdm python3-pandas
+            python3-tqdm python3-pandas python3-scipy
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
