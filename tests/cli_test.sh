@@ -863,5 +863,14 @@ d = json.load(sys.stdin)
 s = d["outputs"]["spin_busy_pct"]
 assert d["intervals_clipped"] > 0 and s["ci_lo"] == 0 and s["value"] > 0, d'; then ok; else bad "simulate spinlock clipped --json: $j"; fi
 
+# review: a Monte Carlo prediction interval stays within the output's valid range (the residual
+# scatter added to a draw put fsio's dpa_share_pct at 103.67 %, documented as at most 100)
+if j=$("$ZVP" eval calibration/params/fsio-cid64-20.ini page_cache_gb=20 io_intensity=0.5 real_memory_gb=23..26 --interval 0.9 --method mc --samples 400 --seed 3 --json 2>/dev/null) &&
+   printf '%s' "$j" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+o = d["outputs"]["dpa_share_pct"]
+assert o["hi"] is not None and o["hi"] <= 100.0 and o["lo"] <= o["value"] <= o["hi"], o'; then ok; else bad "mc interval within the output range: $j"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

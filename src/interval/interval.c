@@ -146,6 +146,13 @@ static void mc_bounds(const zvp_iv_plan *pl, size_t draws, double *samples, doub
         gsl_sort(x, 1, n);
         lo[j * stride] = n ? gsl_stats_quantile_from_sorted_data(x, 1, n, pl_lo) : NAN;
         hi[j * stride] = n ? gsl_stats_quantile_from_sorted_data(x, 1, n, pl_hi) : NAN;
+        /* the residual scatter added to a draw can leave the output's valid range (a share
+         * above 100 %): the bounds are kept within it, as the delta method's are */
+        if (n) {
+            const double omin = pl->m->outputs[j].min, omax = pl->m->outputs[j].max;
+            lo[j * stride] = fmin(fmax(lo[j * stride], omin), omax);
+            hi[j * stride] = fmax(fmin(hi[j * stride], omax), omin);
+        }
     }
 }
 
