@@ -57,6 +57,20 @@ static void zipf(size_t L, double s, double *p)
         p[z] /= sum;
 }
 
+/* The zone classes: one class of L equal zones (G = 1), or L Zipf zones of their own
+ * (G = L): m[g] zones of probability p[g] each. */
+static void zone_classes(size_t L, double skew, size_t G, double *m, double *p)
+{
+    if (G == 1) {
+        m[0] = (double)L;
+        p[0] = 1.0 / (double)L;
+        return;
+    }
+    zipf(L, skew, p);
+    for (size_t g = 0; g < G; g++)
+        m[g] = 1.0;
+}
+
 /* MVA over the population 1..N with the two corrections (models/README.md, spinlock).
  * G groups of m[g] identical zones of probability p[g]; w: [4 G] scratch. Writes X, the
  * utilizations U[g] and the busy probabilities at arrival B[g] (population N - 1). */
@@ -481,14 +495,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
     double *m = buf, *p = buf + G;
-    if (G == 1) {
-        m[0] = (double)L;
-        p[0] = 1.0 / (double)L;
-    } else {
-        zipf(L, skew, p);
-        for (size_t g = 0; g < G; g++)
-            m[g] = 1.0;
-    }
+    zone_classes(L, skew, G, m, p);
     /* past the budget (c2 < 0) the MVA alone, with the requested SCV */
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
                         out);
@@ -519,14 +526,7 @@ static int spinlock_two(size_t L, double skew, double Z, double S, double c2, do
     double *buf = malloc(2 * G * sizeof *buf), *m = buf, *p = buf + G;
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-    if (G == 1) {
-        m[0] = (double)L;
-        p[0] = 1.0 / (double)L;
-    } else {
-        zipf(L, skew, p);
-        for (size_t g = 0; g < G; g++)
-            m[g] = 1.0;
-    }
+    zone_classes(L, skew, G, m, p);
     const int rc = zvp_spinlock_pair(Z, S, c2, h, G, m, p, out);
     free(buf);
     if (rc)
