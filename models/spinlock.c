@@ -575,6 +575,12 @@ static int spinlock_network(const double *pr, zvp_sim_network *net, void **stora
                             zvp_error *err)
 {
     const size_t L = (size_t)pr[P_ZONES];
+    *storage = NULL;
+    if (L > ZVP_SIM_MAX_STATIONS) /* one station per zone */
+        return zvp_fail(err, ZVP_EINVAL,
+                        "spinlock: zones = %zu is out of range [1, %lu] for the simulator (one "
+                        "station per zone; the analytic model takes up to 65536)",
+                        L, (unsigned long)ZVP_SIM_MAX_STATIONS);
     spin_net *b = malloc(sizeof *b + L * sizeof b->st[0] + 2 * L * sizeof(double));
     *storage = b;
     if (!b)

@@ -872,5 +872,8 @@ d = json.load(sys.stdin)
 o = d["outputs"]["dpa_share_pct"]
 assert o["hi"] is not None and o["hi"] <= 100.0 and o["lo"] <= o["value"] <= o["hi"], o'; then ok; else bad "mc interval within the output range: $j"; fi
 
+# review: the simulator's station limit is named as spinlock's zones, with both ranges
+expect 2 "spinlock: zones = 65536 is out of range \[1, 10000\] for the simulator" -- "$ZVP" simulate spinlock cpus=2 hold_us=1 zones=65536
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
