@@ -30,6 +30,18 @@ static int spin_eval(double cpus, double work, double hold, double scv, double z
     return zvp_model_eval(spin_model(), p, out, &e);
 }
 
+/* Simulator options of the tests: one thread, `events` per replication, `reps` runs. */
+static zvp_sim_options sim_opts(uint64_t events, uint32_t reps, uint64_t seed)
+{
+    zvp_sim_options o;
+    zvp_sim_default_options(&o);
+    o.events = events;
+    o.replications = reps;
+    o.threads = 1;
+    o.seed = seed;
+    return o;
+}
+
 /* One zone, SCV 1, no handoff: B1 of models/README.md with p0 = B(N, Z/S). */
 static void test_spinlock_repairman(void)
 {
@@ -489,12 +501,7 @@ static void test_spinlock_vs_simulation(void)
         {16, 10, 1, 4, 2, 0, 0},     {32, 20, 1, 4, 4, 0, 0},     {64, 45, 1, 1, 16, 0, 0.1},
     };
     const zvp_model *m = spin_model();
-    zvp_sim_options o;
-    zvp_sim_default_options(&o);
-    o.events = 50000;
-    o.replications = 5;
-    o.threads = 1;
-    o.seed = 12;
+    const zvp_sim_options o = sim_opts(50000, 5, 12);
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
         double out[5];
         zvp_sim_estimate est[5];
@@ -519,12 +526,7 @@ static void test_spinlock_vs_simulation(void)
 static void test_spinlock_sim_clipped(void)
 {
     const zvp_model *m = spin_model();
-    zvp_sim_options o;
-    zvp_sim_default_options(&o);
-    o.events = 2000;
-    o.replications = 5;
-    o.threads = 1;
-    o.seed = 12;
+    zvp_sim_options o = sim_opts(2000, 5, 12);
     const double rare[7] = {2, 1000, 1, 1, 1, 0, 0}, busy[7] = {8, 20, 1, 1, 1, 0, 0};
     zvp_sim_estimate est[5];
     const char *why[5];
@@ -550,11 +552,7 @@ static void test_model_simulate_hook(void)
 {
     zvp_error e;
     zvp_sim_estimate est[16];
-    zvp_sim_options o;
-    zvp_sim_default_options(&o);
-    o.events = 50000;
-    o.replications = 5;
-    o.threads = 1;
+    zvp_sim_options o = sim_opts(50000, 5, 1); /* seed 1: the default */
     const zvp_model *sw = zvp_model_find("paging", NULL), *rp = zvp_model_find("repairman", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rp);
