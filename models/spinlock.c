@@ -21,7 +21,7 @@
 #include "spinlock.h"
 
 enum { P_CPUS, P_WORK, P_HOLD, P_SCV, P_ZONES, P_SKEW, P_HANDOFF, N_P };
-enum { O_SPIN, O_UTIL, O_ACQ, O_SPIN_ACQ, O_COLL, N_O };
+enum { O_SPIN, O_UTIL, O_ACQ, O_SPIN_ACQ, O_COLL, O_BI, N_O };
 
 static const zvp_param_desc spinlock_params[N_P] = {
     {"cpus", "1", "CPUs that take the lock (integer)", 1, 4096, 64, 1, 0},
@@ -45,6 +45,10 @@ static const zvp_param_desc spinlock_outputs[N_O] = {
     {"spin_per_acq_us", "us", "mean spin per acquisition", 0, INFINITY, 0, 0, 0},
     {"collisions_per_s", "1/s", "acquisitions per second that found the lock held", 0, INFINITY,
      0, 0, 0},
+    {"bistable", "1", "1 where a handoff lets one zone capture the CPUs and that collapsed "
+     "state spins more than the symmetric one: the outputs are the collapsed state, which a "
+     "lock started empty reaches only after a fluctuation (outside the validated range); else 0",
+     0, 1, 0, 0, 0},
 };
 
 /* The zone probabilities p_z = z^-s / sum_y y^-s (z = 1..L); uniform when s = 0. */
@@ -488,8 +492,11 @@ static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, do
 static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double S, double c2,
                        double c2mva, double h, double *out, zvp_error *err)
 {
-    if (L == 1 && c2 >= 0.0)
-        return spinlock_one_zone(N, Z, S, c2, h, out, err);
+    if (L == 1 && c2 >= 0.0) {
+        const int rc1 = spinlock_one_zone(N, Z, S, c2, h, out, err);
+        out[O_BI] = 0.0;
+        return rc1;
+    }
     const size_t G = skew > 0 ? L : 1; /* uniform: one group of L identical zones */
     double *buf = malloc(16 * G * sizeof *buf);
     if (!buf)
@@ -509,9 +516,11 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     if (rc)
         return zvp_fail(err, rc, "spinlock: out of memory");
     double col[N_O] = {0};
+    out[O_BI] = 0.0;
     if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
         if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
             return rc;
+        col[O_BI] = 1.0;
         if (col[O_SPIN] > out[O_SPIN])
             memcpy(out, col, sizeof col);
     }
@@ -529,6 +538,7 @@ static int spinlock_two(size_t L, double skew, double Z, double S, double c2, do
     zone_classes(L, skew, G, m, p);
     const int rc = zvp_spinlock_pair(Z, S, c2, h, G, m, p, out);
     free(buf);
+    out[O_BI] = 0.0; /* the exact chain: one state */
     if (rc)
         return zvp_fail(err, rc, "spinlock: two-CPU chain failed (cpus = 2, zones = %zu)", L);
     return ZVP_SUCCESS;
@@ -551,13 +561,15 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
         if (!rc)
             rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2x, h, out, err);
         const double t = c2 / c2x;
-        for (int i = 0; !rc && i < N_O; i++)
+        for (int i = 0; !rc && i < O_BI; i++)
             out[i] = (1.0 - t) * o0[i] + t * out[i];
+        if (!rc) /* a flag, not interpolated: set when either end is bistable */
+            out[O_BI] = fmax(o0[O_BI], out[O_BI]);
         return rc;
     }
     int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2, h, out, err);
     if (!rc && N == 1)
-        out[O_SPIN] = out[O_SPIN_ACQ] = 0.0; /* one CPU never waits (not N - X Z - busy) */
+        out[O_SPIN] = out[O_SPIN_ACQ] = 0.0; /* one CPU never waits */
     return rc;
 }
 
@@ -605,6 +617,10 @@ static int spinlock_network(const double *pr, zvp_sim_network *net, void **stora
 static const char not_counted[] = "not measured by the simulator (it does not count the "
                                   "arrivals that find the server busy)";
 
+static const char one_state[] = "an analytic flag: the simulator's figures are the state its "
+                                "runs reached (started empty: the symmetric one unless a "
+                                "fluctuation collapsed it)";
+
 static int spinlock_sim_outputs(const double *pr, const zvp_sim_result *r, zvp_sim_estimate *o,
                                 const char **why, zvp_error *err)
 {
@@ -625,6 +641,8 @@ static int spinlock_sim_outputs(const double *pr, const zvp_sim_result *r, zvp_s
     }
     o[O_COLL].mean = o[O_COLL].half_width = o[O_COLL].ci_lo = o[O_COLL].ci_hi = NAN;
     why[O_COLL] = not_counted;
+    o[O_BI].mean = o[O_BI].half_width = o[O_BI].ci_lo = o[O_BI].ci_hi = NAN;
+    why[O_BI] = one_state;
     return ZVP_SUCCESS;
 }
 

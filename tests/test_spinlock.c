@@ -48,7 +48,7 @@ static void test_spinlock_repairman(void)
     const double cases[][3] = {{16, 9, 1}, {64, 45, 5}, {8, 20, 1}, {256, 2000, 1}, {2, 1, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double N = cases[i][0], Z = cases[i][1], S = cases[i][2], a = Z / S;
-        double b = 1.0, out[5];
+        double b = 1.0, out[6];
         for (int j = 1; j <= (int)N; j++)
             b = a * b / (j + a * b);
         const double U = 1.0 - b, X = U / (S * 1e-6), Lq = N - U * (1.0 + a);
@@ -90,7 +90,7 @@ static void test_spinlock_two_cpus(void)
         const double g = hold_lst(S, c2, 1.0 / Z), r = (1.0 - g) / (g * exp(-h / Z));
         const double pi0 = 1.0 / (1.0 + r), pi1 = r / (1.0 + r), ET = S + h * pi1;
         const double X = 1.0 / (ET + pi0 * Z / 2.0), spin = 2.0 - X * (Z + ET);
-        double out[5];
+        double out[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, Z, S, c2, 1, 0, h, out), ZVP_SUCCESS);
         CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-9 * 100.0 * spin);
         CU_ASSERT_DOUBLE_EQUAL(out[1], 100.0 * X * ET, 1e-9 * 100.0);
@@ -126,7 +126,7 @@ static void test_spinlock_md1n(void)
             sum += pi[k + 1];
         }
         const double pi0 = 1.0 / sum, X = 1.0 / (S + pi0 * Z / N), spin = N - X * (Z + S);
-        double out[5];
+        double out[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(N, Z, S, 0, 1, 0, 0, out), ZVP_SUCCESS);
         CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-8 * 100.0 * spin);
         CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 * X, 1e-9 * 1e6 * X);
@@ -138,7 +138,7 @@ static void test_spinlock_md1n(void)
 static void test_spinlock_many_cpus(void)
 {
     const double N = 4096, Z = 3000, S = 1;
-    double b = 1.0, out[5];
+    double b = 1.0, out[6];
     for (int j = 1; j <= (int)N; j++)
         b = (Z / S) * b / (j + (Z / S) * b);
     const double U = 1.0 - b, Lq = N - U * (1.0 + Z / S);
@@ -163,7 +163,7 @@ static void test_spinlock_budget_continuous(void)
     const double cpus[] = {200, 4096}, work[] = {2000, 20000};
     const double scv[] = {0, 1e-4, 1e-3, 0.003, 0.005, 0.007, 0.01, 0.03, 0.1, 0.3};
     for (size_t c = 0; c < 2; c++) {
-        double prev = -1.0, first = 0.0, out[5];
+        double prev = -1.0, first = 0.0, out[6];
         for (size_t i = 0; i < sizeof scv / sizeof scv[0]; i++) {
             CU_ASSERT_EQUAL_FATAL(spin_eval(cpus[c], work[c], 5, scv[i], 1, 0, 0, out),
                                   ZVP_SUCCESS);
@@ -183,7 +183,7 @@ static void test_spinlock_budget_continuous(void)
 static void test_spinlock_many_zones(void)
 {
     const double zones[] = {1, 4, 64, 1024, 65536};
-    double prev = INFINITY, out[5];
+    double prev = INFINITY, out[6];
     for (size_t i = 0; i < sizeof zones / sizeof zones[0]; i++) {
         CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 5, 1, zones[i], 0, 0, out), ZVP_SUCCESS);
         CU_ASSERT(out[0] < prev);
@@ -207,7 +207,7 @@ static void test_spinlock_collisions_uniform(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double N = cases[i][0], Z = cases[i][1] * 1e-6, S = cases[i][2] * 1e-6;
         const double L = cases[i][3], D = S / L;
-        double Q = 0.0, X = 0.0, Uprev = 0.0, out[5];
+        double Q = 0.0, X = 0.0, Uprev = 0.0, out[6];
         for (int n = 1; n <= (int)N; n++) {
             const double R = D * (1.0 + Q); /* per zone, visit ratio folded into D */
             Uprev = X * D;                  /* U(n-1) of one zone */
@@ -241,7 +241,7 @@ static void test_spinlock_scv_continuous(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         for (size_t j = 0; j < sizeof pairs / sizeof pairs[0]; j++) {
             const double *c = sizes[i];
-            double a[5], b[5];
+            double a[6], b[6];
             CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], pairs[j][0], c[3], c[4], c[5], a),
                                   ZVP_SUCCESS);
             CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], pairs[j][1], c[3], c[4], c[5], b),
@@ -251,7 +251,7 @@ static void test_spinlock_scv_continuous(void)
         }
     }
     /* and in the handoff at 0 (product form on one side) */
-    double a[5], b[5];
+    double a[6], b[6];
     CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 1, 1, 16, 0, 0, a), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 1, 1, 16, 0, 1e-6, b), ZVP_SUCCESS);
     CU_ASSERT(fabs(a[0] - b[0]) <= 0.005 * a[0]);
@@ -263,7 +263,7 @@ static void test_spinlock_scv_continuous(void)
  * 1890] (95 % interval); the analytic spin must be within 5 % of it (it was +12.8 %, 2093 %). */
 static void test_spinlock_4096_near_constant(void)
 {
-    double out[5];
+    double out[6];
     CU_ASSERT_EQUAL_FATAL(spin_eval(4096, 1126, 1, 0.1, 4, 0, 0, out), ZVP_SUCCESS);
     CU_ASSERT(fabs(out[0] - 1856.0) <= 0.05 * 1856.0);
 }
@@ -288,13 +288,30 @@ static void test_spinlock_handoff_collapse(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i], hw = 0.5 * (c[9] - c[8]);
-        double out[5];
+        double out[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], out),
                               ZVP_SUCCESS);
         CU_ASSERT(fabs(out[0] - c[7]) <= 0.05 * c[7] + hw);
+        /* bistable: the first five settle collapsed in the simulator, the last two not */
+        CU_ASSERT_EQUAL(out[5], i < 5 ? 1.0 : 0.0);
+    }
+    /* the collapse exists but a run started empty stays symmetric (256 CPUs, 28 zones, handoff
+     * 0.1 us: simulated 148 % [147.9, 149.0], 4 x 2e6 events): the answer is the collapsed
+     * state, flagged; 32 zones have no collapsed state (simulated 124.06 [123.6, 124.5]) */
+    double b[6];
+    CU_ASSERT_EQUAL_FATAL(spin_eval(256, 45, 1, 1, 28, 0, 0.1, b), ZVP_SUCCESS);
+    CU_ASSERT(b[5] == 1.0 && b[0] > 10.0 * 149.0);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(256, 45, 1, 1, 32, 0, 0.1, b), ZVP_SUCCESS);
+    CU_ASSERT(b[5] == 0.0 && fabs(b[0] - 124.06) <= 0.05 * 124.06 + 0.45);
+    /* without a handoff there is one state at every size */
+    const double nh[][4] = {{2, 1, 0, 4}, {8, 5, 1, 16}, {64, 45, 4, 1024}, {256, 200, 0.5, 4}};
+    for (size_t i = 0; i < sizeof nh / sizeof nh[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(spin_eval(nh[i][0], nh[i][1], 1, nh[i][2], nh[i][3], 0, 0, b),
+                              ZVP_SUCCESS);
+        CU_ASSERT_EQUAL(b[5], 0.0);
     }
     /* one CPU never waits: spin exactly 0, several zones and a handoff included */
-    double out[5];
+    double out[6];
     CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 0.5, 4, 0, 0.2, out), ZVP_SUCCESS);
     CU_ASSERT(out[0] == 0.0 && out[3] == 0.0 && out[4] == 0.0);
     CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 4, 1, 0, 0, out), ZVP_SUCCESS);
@@ -319,7 +336,7 @@ static void test_spinlock_collisions_des(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i];
-        double out[5];
+        double out[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], out),
                               ZVP_SUCCESS);
         CU_ASSERT(fabs(out[4] - c[7]) <= 0.05 * c[7] + c[8]);
@@ -339,7 +356,7 @@ static void test_spinlock_pair_mva(void)
                                {3, 4, 0.7, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double Z = cases[i][0], L = cases[i][1], sk = cases[i][2], S = cases[i][3];
-        double norm = 0.0, rsum = 0.0, p2 = 0.0, pmax = 0.0, out[5];
+        double norm = 0.0, rsum = 0.0, p2 = 0.0, pmax = 0.0, out[6];
         for (int z = 1; z <= (int)L; z++)
             norm += pow(z, -sk);
         const double X1 = 1.0 / (Z + S);
@@ -372,7 +389,7 @@ static void test_spinlock_pair_one_zone(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double Z = cases[i][0] * 1e-6, c2 = cases[i][1], h = cases[i][2] * 1e-6;
         const double S = cases[i][3] * 1e-6, one = 1.0;
-        double w[ZVP_SPINLOCK_EXACT_SCRATCH(2)], X, ET, pi0, out[5];
+        double w[ZVP_SPINLOCK_EXACT_SCRATCH(2)], X, ET, pi0, out[6];
         zvp_spinlock_exact(2, Z, S, c2, h, w, &X, &ET, &pi0);
         CU_ASSERT_EQUAL_FATAL(zvp_spinlock_pair(Z, S, c2, h, 1, &one, &one, out), ZVP_SUCCESS);
         const double spin = 100.0 * (2.0 - X * (Z + ET));
@@ -395,7 +412,7 @@ static void test_spinlock_pair_small_handoff(void)
     const double cases[][4] = {/* zones, skew, work, simulated collisions at h = 0.001 */
                                {4, 0, 0.01, 356200}, {300, 1, 0.05, 69850}};
     for (size_t i = 0; i < 2; i++) {
-        double a[5], b[5], c[5];
+        double a[6], b[6], c[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 0, a), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 1e-6, b), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 0.001, c), ZVP_SUCCESS);
@@ -458,7 +475,7 @@ static void test_spinlock_pair_vs_simulation(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i];
-        double out[5];
+        double out[6];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, c[0], 1, c[1], c[2], c[3], c[4], out), ZVP_SUCCESS);
         CU_ASSERT(fabs(out[0] - c[5]) <= c[6] + 0.01 * c[5]);
     }
@@ -466,7 +483,7 @@ static void test_spinlock_pair_vs_simulation(void)
 
 static void test_spinlock_out_of_range(void)
 {
-    double out[5];
+    double out[6];
     CU_ASSERT_EQUAL(spin_eval(0, 45, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
     CU_ASSERT_EQUAL(spin_eval(64.5, 45, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
     CU_ASSERT_EQUAL(spin_eval(64, -1, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
@@ -503,7 +520,7 @@ static void test_spinlock_vs_simulation(void)
     const zvp_model *m = spin_model();
     const zvp_sim_options o = sim_opts(50000, 5, 12);
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
-        double out[5];
+        double out[6];
         zvp_sim_estimate est[5];
         const char *why[5];
         zvp_error e;
