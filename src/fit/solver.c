@@ -13,7 +13,14 @@
  *     theta_k = lo_k + (hi_k - lo_k) / (1 + exp(-u_k)),
  * GSL works on the unbounded u. The covariance (J_u^T J_u)^-1 at the optimum is kept for
  * result.c, which scales it by s^2 and maps it to theta (delta method).
+ *
+ * Multistart: the starts are independent, so they run in parallel (OpenMP, one evaluation
+ * scratch and GSL workspace per thread; serial inside an enclosing parallel region such as
+ * validate's folds). Each start keeps its end point, cost and covariance; the best is the
+ * first start of the smallest cost, as a serial loop keeping the first strict improvement
+ * finds it, so the result does not depend on the thread count.
  */
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,93 +138,164 @@ static int draw_starts(const zvp_fit *fit, const zvp_fit_parameters *pp, double 
     return ZVP_SUCCESS;
 }
 
-/* Run start s from us[s*p..]: its info, and when it is the best so far, sol's u, cost and
- * covariance. x and fbuf are scratch [p] and [n]. */
-static void run_start(const zvp_fit_parameters *pp, zvp_fit_eval *ev,
-                      gsl_multifit_nlinear_fdf *fdf, gsl_multifit_nlinear_workspace *w,
-                      gsl_matrix *covar, double *us, size_t s, double *x, double *fbuf,
-                      zvp_fit_solution *sol)
+/* One thread's scratch: an evaluation copy, the GSL problem and workspace, buffers. */
+typedef struct start_ws {
+    zvp_fit_eval ev;
+    gsl_multifit_nlinear_fdf fdf;
+    gsl_multifit_nlinear_workspace *w;
+    gsl_matrix *covar;
+    double *fbuf;
+} start_ws;
+
+static void start_ws_free(start_ws *t)
 {
-    size_t p = fdf->p, n = fdf->n, bad;
+    free(t->ev.params);
+    free(t->ev.outputs);
+    free(t->ev.u);
+    free(t->ev.r);
+    gsl_multifit_nlinear_free(t->w);
+    gsl_matrix_free(t->covar);
+    free(t->fbuf);
+}
+
+/* A scratch like ev's for the problem of n residuals and p unknowns; 0 or ZVP_ENOMEM. */
+static int start_ws_init(start_ws *t, const zvp_fit_eval *ev, size_t n, size_t p)
+{
+    const zvp_fit *fit = ev->fit;
+    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+    memset(t, 0, sizeof *t);
+    t->ev.fit = fit;
+    t->ev.residual_absolute = ev->residual_absolute;
+    t->ev.bad_row = SIZE_MAX;
+    t->ev.params = malloc(fit->model->n_params * sizeof(double) + 1);
+    t->ev.outputs = malloc(fit->model->n_outputs * sizeof(double) + 1);
+    t->ev.u = malloc(p * sizeof(double) + 1);
+    t->ev.r = malloc(n * sizeof(double) + 1);
+    t->fbuf = malloc(n * sizeof(double) + 1);
+    t->covar = gsl_matrix_alloc(p, p);
+    t->fdf.f = fit_gsl_f;
+    t->fdf.df = NULL;  /* forward-difference Jacobian */
+    t->fdf.fvv = NULL; /* no geodesic acceleration */
+    t->fdf.n = n;
+    t->fdf.p = p;
+    t->fdf.params = &t->ev;
+    fp.trs = gsl_multifit_nlinear_trs_lm;
+    t->w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+    return t->ev.params && t->ev.outputs && t->ev.u && t->ev.r && t->fbuf && t->covar && t->w
+               ? ZVP_SUCCESS
+               : ZVP_ENOMEM;
+}
+
+/* Run start s from us[s*p..]: its info in sol->starts[s]; its end point into xs[s*p..] and,
+ * when it is usable, its covariance into cov[s*p*p..]. Returns 1 when the start's end point
+ * was evaluated (it then set t->ev's bad_row), 0 when GSL could not begin. */
+static int run_start(const zvp_fit_parameters *pp, start_ws *t, const double *us, size_t s,
+                     double *xs, double *cov, zvp_fit_solution *sol)
+{
+    size_t p = t->fdf.p, n = t->fdf.n, bad;
     zvp_fit_start_info *si = &sol->starts[s];
-    gsl_vector_view x0 = gsl_vector_view_array(us + s * p, p);
+    gsl_vector_const_view x0 = gsl_vector_const_view_array(us + s * p, p);
     const gsl_vector *xv;
+    double *x = xs + s * p, cost = 0.0;
     int gs, info = 0;
-    double cost = 0.0;
     si->cost = INFINITY;
-    gs = gsl_multifit_nlinear_init(&x0.vector, fdf, w);
+    gs = gsl_multifit_nlinear_init(&x0.vector, &t->fdf, t->w);
     if (gs) {
         si->gsl_status = gs;
-        return;
+        return 0;
     }
     gs = gsl_multifit_nlinear_driver(pp->max_iter, pp->xtol, pp->gtol, pp->ftol, NULL, NULL,
-                                     &info, w);
+                                     &info, t->w);
     si->gsl_status = gs;
     si->info = info;
-    si->iterations = gsl_multifit_nlinear_niter(w);
-    xv = gsl_multifit_nlinear_position(w);
+    si->iterations = gsl_multifit_nlinear_niter(t->w);
+    xv = gsl_multifit_nlinear_position(t->w);
     for (size_t k = 0; k < p; k++)
         x[k] = gsl_vector_get(xv, k);
-    bad = zvp_fit_evaluate(ev, x, fbuf, NULL);
+    bad = zvp_fit_evaluate(&t->ev, x, t->fbuf, NULL);
     for (size_t i = 0; i < n; i++)
-        cost += fbuf[i] * fbuf[i];
+        cost += t->fbuf[i] * t->fbuf[i];
     si->usable = bad == 0 && isfinite(cost);
     if (!si->usable)
-        return;
+        return 1;
     si->cost = cost;
-    if (cost < sol->cost) {
-        sol->cost = cost;
-        sol->best = s;
-        memcpy(sol->u, x, p * sizeof *x);
-        gs = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar);
-        for (size_t a = 0; a < p; a++)
-            for (size_t b = 0; b < p; b++)
-                sol->cov_u[a * p + b] = gs ? NAN : gsl_matrix_get(covar, a, b);
+    gs = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(t->w), 0.0, t->covar);
+    for (size_t a = 0; a < p; a++)
+        for (size_t b = 0; b < p; b++)
+            cov[(s * p + a) * p + b] = gs ? NAN : gsl_matrix_get(t->covar, a, b);
+    return 1;
+}
+
+/* The starts in parallel: every start's info, end point and covariance; *last is the last
+ * start (in order) whose end point was evaluated, or SIZE_MAX. ZVP_ENOMEM if a thread's
+ * scratch could not be allocated (no start is then trusted). */
+static int run_starts(const zvp_fit_parameters *pp, const zvp_fit_eval *ev, size_t n,
+                      size_t p, const double *us, double *xs, double *cov,
+                      zvp_fit_solution *sol, size_t *last)
+{
+    const size_t ns = pp->starts;
+    const int mt = omp_get_max_threads();
+    const int nt = omp_in_parallel() || ns < 2 ? 1 : (size_t)mt < ns ? mt : (int)ns;
+    int failed = 0;
+    unsigned char *evaluated = calloc(ns, 1);
+    if (!evaluated)
+        return ZVP_ENOMEM;
+#pragma omp parallel num_threads(nt) reduction(| : failed)
+    {
+        start_ws t;
+        if (start_ws_init(&t, ev, n, p)) {
+            failed = 1;
+        } else {
+#pragma omp for schedule(dynamic, 1)
+            for (size_t s = 0; s < ns; s++)
+                evaluated[s] = (unsigned char)run_start(pp, &t, us, s, xs, cov, sol);
+        }
+        start_ws_free(&t);
     }
+    *last = SIZE_MAX;
+    for (size_t s = 0; s < ns; s++)
+        if (evaluated[s])
+            *last = s;
+    free(evaluated);
+    return failed ? ZVP_ENOMEM : ZVP_SUCCESS;
 }
 
 int zvp_fit_solve(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
                   zvp_fit_solution *sol, zvp_error *err)
 {
-    size_t p = fit->n_free, n = fit->n_rows * fit->n_match;
-    double *us = malloc(pp->starts * p * sizeof *us), *x = malloc(p * sizeof *x);
-    double *fbuf = malloc(n * sizeof *fbuf);
-    gsl_matrix *covar = gsl_matrix_alloc(p, p);
-    gsl_multifit_nlinear_workspace *w = NULL;
-    gsl_multifit_nlinear_fdf fdf;
-    gsl_multifit_nlinear_parameters fdf_params;
+    size_t p = fit->n_free, n = fit->n_rows * fit->n_match, last = SIZE_MAX;
+    double *us = malloc(pp->starts * p * sizeof *us + 1);
+    double *xs = malloc(pp->starts * p * sizeof *xs + 1);
+    double *cov = malloc(pp->starts * p * p * sizeof *cov + 1);
     int st = ZVP_SUCCESS;
 
     memset(sol, 0, sizeof *sol);
     sol->n_starts = pp->starts;
     sol->best = SIZE_MAX;
     sol->cost = INFINITY;
-    sol->u = malloc(p * sizeof *sol->u);
-    sol->cov_u = malloc(p * p * sizeof *sol->cov_u);
+    sol->u = malloc(p * sizeof *sol->u + 1);
+    sol->cov_u = malloc(p * p * sizeof *sol->cov_u + 1);
     sol->starts = calloc(pp->starts, sizeof *sol->starts);
-    if (!us || !x || !fbuf || !covar || !sol->u || !sol->cov_u || !sol->starts ||
-        draw_starts(fit, pp, us)) {
-        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
+    if (!us || !xs || !cov || !sol->u || !sol->cov_u || !sol->starts ||
+        draw_starts(fit, pp, us) || run_starts(pp, ev, n, p, us, xs, cov, sol, &last)) {
+        st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory (%zu starts, %zu residuals, %zu "
+                      "free parameters)", zvp_fit_name(fit), pp->starts, n, p);
         goto done;
     }
-    fdf.f = fit_gsl_f;
-    fdf.df = NULL;  /* forward-difference Jacobian */
-    fdf.fvv = NULL; /* no geodesic acceleration */
-    fdf.n = n;
-    fdf.p = p;
-    fdf.params = ev;
-    fdf_params = gsl_multifit_nlinear_default_parameters();
-    fdf_params.trs = gsl_multifit_nlinear_trs_lm;
-    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fdf_params, n, p);
-    if (!w) {
-        st = zvp_fail(err, ZVP_ENOMEM, "%s: cannot allocate the GSL workspace (n = %zu, p = %zu)",
-                      zvp_fit_name(fit), n, p);
-        goto done;
-    }
+    /* the first start of the smallest cost */
     for (size_t s = 0; s < pp->starts; s++)
-        run_start(pp, ev, &fdf, w, covar, us, s, x, fbuf, sol);
-    if (sol->best == SIZE_MAX) {
-        if (ev->bad_row != SIZE_MAX)
+        if (sol->starts[s].usable && sol->starts[s].cost < sol->cost) {
+            sol->cost = sol->starts[s].cost;
+            sol->best = s;
+        }
+    if (sol->best != SIZE_MAX) {
+        memcpy(sol->u, xs + sol->best * p, p * sizeof *sol->u);
+        memcpy(sol->cov_u, cov + sol->best * p * p, p * p * sizeof *sol->cov_u);
+    } else {
+        /* the caller's scratch as the serial loop left it: the last evaluated end point */
+        if (last != SIZE_MAX)
+            zvp_fit_evaluate(ev, xs + last * p, ev->r, NULL);
+        if (last != SIZE_MAX && ev->bad_row != SIZE_MAX)
             st = zvp_fail(err, ZVP_EFIT,
                           "%s: none of %zu start(s) reached a finite cost; the model has no "
                           "result at row %zu (%s): %s", zvp_fit_name(fit), pp->starts,
@@ -229,11 +307,9 @@ int zvp_fit_solve(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval
 done:
     if (st)
         zvp_fit_solution_free(sol);
-    gsl_multifit_nlinear_free(w);
-    gsl_matrix_free(covar);
     free(us);
-    free(x);
-    free(fbuf);
+    free(xs);
+    free(cov);
     return st;
 }
 
