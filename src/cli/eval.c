@@ -19,7 +19,10 @@ const char cli_help_eval[] =
     "registered model (its uncalibrated defaults; said on stderr). NAME=VALUE sets a\n"
     "parameter (each at most once; 'zvmperf models MODEL' lists names, units and ranges).\n"
     "With --interval and --method mc, NAME=LO..HI samples an uncalibrated input uniformly\n"
-    "(the value column is at the middle of the range).\n"
+    "(the value column is at the middle of the range). If the middle has no steady state,\n"
+    "the value column says 'unstable', lo and hi are the quantiles of the draws that have\n"
+    "one (at least 2 x 5 / (1 - LEVEL) of them, else none), a NOTE gives their share, and\n"
+    "the exit status is 3.\n"
     "\n"
     "Options:\n"
     "      --interval LEVEL  each output as value, lo, hi: a LEVEL (e.g. 0.9) prediction\n"
@@ -34,8 +37,9 @@ const char cli_help_eval[] =
     "               \"outputs\": {NAME: {\"value\", \"unit\"}}, \"status\": ok|unstable|error};\n"
     "               with --interval each output also has \"lo\", \"hi\" and \"kind\", and\n"
     "               \"interval\" says level, kind, method, samples, seed, dof_effective and\n"
-    "               no_steady_state_share; with no steady state the outputs are null and\n"
-    "               \"nulls\" says why\n"
+    "               no_steady_state_share (mc: stable_draws, and note when the value has no\n"
+    "               steady state: its values are null, lo and hi kept); with no steady state\n"
+    "               the outputs are null and \"nulls\" says why\n"
     "  -h, --help   this help\n"
     "  --           end of options (a model file whose name starts with '-')\n";
 
