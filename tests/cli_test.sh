@@ -896,6 +896,11 @@ assert 0.25 <= share <= 0.42 and iv["stable_draws"] == round(share * 1000), iv
 assert iv["min_stable_draws_unstable_centre"] == 100 and "note" in iv, iv
 assert o["value"] is None and "/outputs/paging_util_pct/value" in d["nulls"], o
 assert o["lo"] is not None and o["lo"] <= o["hi"] < 100, o'; then ok; else bad "eval mc unstable centre --json: $a"; fi
+# the thread check above the 'ranges' lines passes --threads, which eval refuses, so it compares
+# two equal error messages: the same check with the thread count eval does use
+a=$(OMP_NUM_THREADS=1 "$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --json 2>&1)
+b=$(OMP_NUM_THREADS=2 "$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --json 2>&1)
+if [ "$a" = "$b" ] && printf '%s' "$a" | grep -q '"status": "ok"'; then ok; else bad "eval mc, 1 and 2 threads: $a / $b"; fi
 # sweep: a point whose centre has no steady state keeps status 2 with NaN value and bounds
 # (the file keeps no share of draws); the stable point has its bounds
 rm -f "$T/ivu.h5"
