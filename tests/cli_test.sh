@@ -669,10 +669,11 @@ PYEOF
   then ok; else bad "eval --interval 0.9 $extra --json: $(cat "$IV/e.err")"; fi
 done
 # Monte Carlo: the same numbers for a seed on any thread count, other numbers for another seed
-a=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --threads 1 --json 2>&1)
-b=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --threads 2 --json 2>&1)
+# (eval takes its thread count from OMP_NUM_THREADS; it refuses --threads)
+a=$(OMP_NUM_THREADS=1 "$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --json 2>&1)
+b=$(OMP_NUM_THREADS=2 "$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 11 --json 2>&1)
 c=$("$ZVP" eval "$CAL" --interval 0.9 --method mc --samples 300 --seed 12 --json 2>&1)
-[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "eval --method mc --seed 11 differs between runs: $a / $b"
+if [ "$a" = "$b" ] && printf '%s' "$a" | grep -q '"status": "ok"'; then ok; else bad "eval --method mc --seed 11 differs between 1 and 2 threads: $a / $b"; fi
 [ "$a" != "$c" ] && ok || bad "eval --method mc: seeds 11 and 12 give the same numbers"
 # ranges: sampled by Monte Carlo only; refused with delta naming --method
 expect 2 "sampled by --interval LEVEL --method mc only" -- "$ZVP" eval "$CAL" paging_volumes=16..48 --interval 0.9
@@ -878,6 +879,42 @@ expect 2 "spinlock: zones = 65536 is out of range \[1, 10000\] for the simulator
 # spinlock flags the collapsed state it answers with (256 CPUs, 28 zones, handoff: history decides)
 expect 0 "bistable  *1 1 " -- "$ZVP" eval spinlock cpus=256 work_us=45 hold_us=1 zones=28 handoff_us=0.1
 expect 0 "bistable  *0 1 " -- "$ZVP" eval spinlock cpus=256 work_us=45 hold_us=1 zones=32 handoff_us=0.1
+
+# review: a Monte Carlo interval whose centre (the middle of the ranges) has no steady state
+# gives the bounds of the stable draws, value "unstable", a NOTE with the stable share, exit 3.
+# fsio at the file's parameters reads 181406 pages/s x 0.5 ms = 90.7 busy paging volumes (the
+# model's message), so of paging_volumes 16..128 (113 whole values) those >= 91 are stable:
+# 38/113 = 0.336, +- 0.06 (4 binomial sd of 1000 draws) and the fitted parameters' spread
+expect 3 "NOTE: no steady state at the centre (paging_volumes = 72, the middle of 16..128)" -- "$ZVP" eval fsio-cid64-20 paging_volumes=16..128 --interval 0.9 --method mc
+expect 3 "fewer than the 100 needed for bounds at level 0.9" -- "$ZVP" eval fsio-cid64-20 paging_volumes=16..128 --interval 0.9 --method mc --samples 100
+expect 3 "interval (delta method): no steady state at the point.*paging_volumes = 72" -- "$ZVP" eval fsio-cid64-20 paging_volumes=72 --interval 0.9
+# (eval has no --threads: the thread count is OMP_NUM_THREADS; the same bits on 1 and 2)
+if a=$(OMP_NUM_THREADS=1 "$ZVP" eval fsio-cid64-20 paging_volumes=16..128 --interval 0.9 --method mc --json 2>/dev/null); [ $? -eq 3 ] &&
+   b=$(OMP_NUM_THREADS=2 "$ZVP" eval fsio-cid64-20 paging_volumes=16..128 --interval 0.9 --method mc --json 2>/dev/null); [ "$a" = "$b" ] &&
+   printf '%s' "$a" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+iv, o = d["interval"], d["outputs"]["paging_util_pct"]
+share = 1 - iv["no_steady_state_share"]
+assert d["status"] == "unstable" and d["exit_status"] == 3, d
+assert 0.25 <= share <= 0.42 and iv["stable_draws"] == round(share * 1000), iv
+assert iv["min_stable_draws_unstable_centre"] == 100 and "note" in iv, iv
+assert o["value"] is None and "/outputs/paging_util_pct/value" in d["nulls"], o
+assert o["lo"] is not None and o["lo"] <= o["hi"] < 100, o'; then ok; else bad "eval mc unstable centre --json: $a"; fi
+# sweep: a point whose centre has no steady state keeps status 2 with NaN value and bounds
+# (the file keeps no share of draws); the stable point has its bounds
+rm -f "$T/ivu.h5"
+if e=$("$ZVP" sweep fsio-cid64-20 --axis paging_volumes=72,128 --interval 0.9 --method mc --samples 200 -o "$T/ivu.h5" 2>&1 >/dev/null) &&
+   printf '%s' "$e" | grep -q "note: the 1 point(s) without a steady state (status 2) have NaN bounds" &&
+   "$PY" - "$T/ivu.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+s, lo, hi = f["status"][:], f["paging_util_pct_lo"][:], f["paging_util_pct_hi"][:]
+assert list(s) == [2, 1], s
+assert np.isnan(f["paging_util_pct"][0]) and np.isnan(lo[0]) and np.isnan(hi[0]), (lo, hi)
+assert lo[1] <= f["paging_util_pct"][1] <= hi[1], (lo, hi)
+PYEOF
+then ok; else bad "sweep mc unstable centre: status 2, NaN bounds, a note: $e"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

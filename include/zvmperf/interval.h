@@ -39,6 +39,16 @@ typedef struct zvp_interval_options {
     size_t n_ranges;
 } zvp_interval_options;
 
+/* Monte Carlo at a point whose centre (value) has no steady state: the bounds come from the
+ * draws that have one only when at least zvp_interval_min_stable_draws(level) draws do, so
+ * that each empirical quantile has ZVP_INTERVAL_MIN_TAIL_DRAWS stable draws beyond it. */
+#define ZVP_INTERVAL_MIN_TAIL_DRAWS 5
+
+/** zvp_interval_min_stable_draws - ceil(2 ZVP_INTERVAL_MIN_TAIL_DRAWS / (1 - level)): the
+ *  stable draws a Monte Carlo point without a steady state at its centre needs for bounds
+ *  (level 0.9: 100; 0.95: 200; 0.99: 1000). 0 for a level outside (0, 1). */
+size_t zvp_interval_min_stable_draws(double level);
+
 /** zvp_interval_default_options - level 0.9, delta, prediction, 1000 samples, seed 1,
  *  threads 0, no ranges. */
 zvp_interval_options zvp_interval_default_options(void);
@@ -61,11 +71,19 @@ zvp_interval_options zvp_interval_default_options(void);
  *                   has no interval for it (Monte Carlo has).
  * @param no_result  may be NULL: share (0..1) of the MC draws without a model result (no
  *                   steady state); 0 for delta.
+ * No steady state at params (the centre; e.g. the middle of the ranges): the value is NaN
+ * and the return is ZVP_EUNSTABLE with the model's message and what the interval did there.
+ * Monte Carlo with no_result not NULL still takes the draws (same seeds as anywhere else):
+ * *no_result is their share without a steady state and lo, hi are the quantiles of the
+ * stable draws, conditional on a steady state, when at least
+ * zvp_interval_min_stable_draws(level) draws are stable, else NaN (the message gives the
+ * count). With no_result NULL, or the delta method (it needs the model at the centre for
+ * its derivatives), lo and hi are NaN.
  * @return ZVP_SUCCESS; ZVP_EINVAL (NULL, an option out of range naming it, no covariance in
  *         the file ("intervals undefined": a saturated or uncalibrated file), ranges with
  *         the delta method, a range of an unknown or fitted parameter, a fitted parameter
- *         outside its transform's (lo, hi)); the model's status when params do not evaluate
- *         (outputs NaN); ZVP_ENOMEM.
+ *         outside its transform's (lo, hi)); ZVP_EUNSTABLE (above); the model's other status
+ *         when params do not evaluate (outputs NaN); ZVP_ENOMEM.
  */
 int zvp_interval_eval(const zvp_model_file *mf, const double *params,
                       const zvp_interval_options *opt, double *value, double *lo, double *hi,
@@ -77,6 +95,10 @@ int zvp_interval_eval(const zvp_model_file *mf, const double *params,
  * as point index first_index + i, so a grid computed in slices gives the same numbers.
  * @param value, lo, hi  [n_outputs * n_points] OUTPUT-MAJOR (x[j * n_points + i]).
  * @param no_result      [n_points] or NULL; status [n_points] ZVP_POINT_* of the value.
+ *                       A point whose value has no steady state has ZVP_POINT_UNSTABLE and
+ *                       value NaN; under Monte Carlo with no_result given, its lo, hi and
+ *                       no_result are as zvp_interval_eval's there (bounds of the stable
+ *                       draws when there are enough, else NaN); otherwise NaN.
  * @return as zvp_interval_eval for the arguments; points that fail have their status and
  *         NaN (ZVP_SUCCESS); ZVP_ENOMEM.
  */

@@ -446,6 +446,7 @@ ND_INT = np.ctypeslib.ndpointer(np.intc, ndim=1, flags=("C_CONTIGUOUS", "WRITEAB
 ND_DOUBLE_W = np.ctypeslib.ndpointer(np.float64, ndim=1, flags=("C_CONTIGUOUS", "WRITEABLE"))
 UNCERTAINTY_PROTOTYPES = [
     ("zvp_interval_default_options", zvp_interval_options, []),
+    ("zvp_interval_min_stable_draws", c_size_t, [c_double]),
     ("zvp_interval_points", c_int,
      [P_mf, ND_DOUBLE, c_uint64, c_size_t, c_size_t, ND_SIZE, ND_DOUBLE_2D,
       POINTER(zvp_interval_options), ND_DOUBLE_2D, ND_DOUBLE_2D, ND_DOUBLE_2D, ND_DOUBLE_W,

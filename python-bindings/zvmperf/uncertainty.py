@@ -40,7 +40,11 @@ class IntervalResult(OrderedDict):
     under the delta method, whose lo and hi are NaN), .kind, .level, .method, .samples,
     .seed, .dof_effective (NaN: unknown, normal quantiles), .status (ZVP_POINT_* code, int or
     uint8 array), .no_steady_state (share of Monte Carlo draws without a model result: float
-    or array; 0 for delta), .params (name -> value used) and .model."""
+    or array; 0 for delta), .params (name -> value used) and .model.
+    A point whose value (the centre) has no steady state has status ZVP_POINT_UNSTABLE and
+    value NaN; under Monte Carlo its lo and hi are still the quantiles of the draws that have
+    one when at least .min_stable_draws of them do (else NaN), and .no_steady_state gives
+    their share (src/interval/README.md, "No steady state at the centre")."""
 
     def __init__(self, model_, items, **attrs):
         super().__init__(items)
@@ -92,7 +96,10 @@ def eval_interval(model_file, params=None, interval=0.9, method="delta", samples
     from `seed` and the point index). ranges={name: (lo, hi)} samples uncalibrated inputs
     uniformly (Monte Carlo only; the parameter's value is the middle of its range, as
     `zvmperf eval NAME=LO..HI`). on_error='raise' raises at the first point without a model
-    result; 'nan' leaves NaN and the point code in .status. Returns an IntervalResult."""
+    result; 'nan' leaves NaN and the point code in .status. A Monte Carlo point whose centre
+    has no steady state raises UnstableError giving the share of stable draws; with
+    on_error='nan' it has status 2, value NaN and the bounds of those draws (when there are
+    at least .min_stable_draws of them). Returns an IntervalResult."""
     _check_on_error(on_error)
     mf, owned = _model_file_of(model_file)
     try:
@@ -128,6 +135,9 @@ def _run(mf, m, p, idx, vary, vals, shape, arrays, opt, on_error, method, sample
     err = C.zvp_error()
     _check(C.zvp_interval_points(mf._handle(), p, 0, n, len(vary), vidx, vals, byref(opt),
                                  value, lo, hi, nores, status, byref(err)), err)
+    need = C.zvp_interval_min_stable_draws(opt.level)
+    if on_error == "raise" and method == "mc":
+        _raise_unstable_centre(m, p, idx, vary, vals, status, nores, samples, need)
     used = _points_used(m, p, idx, vary, vals, shape, arrays, status, on_error, True)
 
     def cut(a):
@@ -152,7 +162,31 @@ def _run(mf, m, p, idx, vary, vals, shape, arrays, opt, on_error, method, sample
         seed=seed if method == "mc" else None,
         dof_effective=C.zvp_model_file_dof_effective(h),
         status=int(codes[0]) if shape == () else codes.reshape(shape),
-        no_steady_state=cut(nores), params=used)
+        no_steady_state=cut(nores), min_stable_draws=need if method == "mc" else None,
+        params=used)
+
+
+def _raise_unstable_centre(m, p, idx, vary, vals, status, nores, samples, need):
+    """on_error='raise', Monte Carlo: if the first failing point has no steady state at its
+    centre but its draws were taken, raise UnstableError saying how many were stable and that
+    on_error='nan' returns their bounds."""
+    bad = np.flatnonzero(status != C.ZVP_POINT_OK)
+    if not bad.size or status[bad[0]] != C.ZVP_POINT_UNSTABLE or np.isnan(nores[bad[0]]):
+        return
+    r = int(bad[0])
+    q = np.array(p)
+    for j, (i, _, _) in enumerate(vary):
+        q[i] = vals[r, j]
+    out, err = np.empty(len(m.outputs)), C.zvp_error()
+    st = C.zvp_model_eval(m._ptr, q, out, byref(err))
+    stable = int(round((1.0 - nores[r]) * samples))
+    where = ", ".join("%s=%g" % (k, q[i]) for i, k, _ in idx)
+    what = ("on_error='nan' returns their bounds (value NaN, status 2)" if stable >= need else
+            "fewer than the %d needed for bounds: more samples or narrower ranges" % need)
+    _raise(st if st != C.ZVP_SUCCESS else C.ZVP_EUNSTABLE, err,
+           "point %d (%s): no steady state at the centre; Monte Carlo: %d of %d draws "
+           "(%.3g %%) have one, %s" % (r, where, stable, samples, 100.0 * (1.0 - nores[r]),
+                                       what))
 
 
 # ---- Cross-validation (fit.h zvp_fit_validate) ------------------------------------------------

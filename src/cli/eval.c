@@ -19,7 +19,10 @@ const char cli_help_eval[] =
     "registered model (its uncalibrated defaults; said on stderr). NAME=VALUE sets a\n"
     "parameter (each at most once; 'zvmperf models MODEL' lists names, units and ranges).\n"
     "With --interval and --method mc, NAME=LO..HI samples an uncalibrated input uniformly\n"
-    "(the value column is at the middle of the range).\n"
+    "(the value column is at the middle of the range). If the middle has no steady state,\n"
+    "the value column says 'unstable', lo and hi are the quantiles of the draws that have\n"
+    "one (at least 2 x 5 / (1 - LEVEL) of them, else none), a NOTE gives their share, and\n"
+    "the exit status is 3.\n"
     "\n"
     "Options:\n"
     "      --interval LEVEL  each output as value, lo, hi: a LEVEL (e.g. 0.9) prediction\n"
@@ -34,8 +37,9 @@ const char cli_help_eval[] =
     "               \"outputs\": {NAME: {\"value\", \"unit\"}}, \"status\": ok|unstable|error};\n"
     "               with --interval each output also has \"lo\", \"hi\" and \"kind\", and\n"
     "               \"interval\" says level, kind, method, samples, seed, dof_effective and\n"
-    "               no_steady_state_share; with no steady state the outputs are null and\n"
-    "               \"nulls\" says why\n"
+    "               no_steady_state_share (mc: stable_draws, and note when the value has no\n"
+    "               steady state: its values are null, lo and hi kept); with no steady state\n"
+    "               the outputs are null and \"nulls\" says why\n"
     "  -h, --help   this help\n"
     "  --           end of options (a model file whose name starts with '-')\n";
 
@@ -51,7 +55,43 @@ typedef struct ivreq {
     zvp_interval_range rng[64];
     char names[64][128];
     double *lo, *hi, no_result;
+    int centre_unstable; /* Monte Carlo: no steady state at the centre, the draws taken */
 } ivreq;
+
+/* Draws with a steady state (Monte Carlo). */
+static size_t stable_draws(const ivreq *iv)
+{
+    return (size_t)llround((1.0 - iv->no_result) * (double)iv->o.samples);
+}
+
+/* The NOTE on a value without a steady state whose draws were taken (src/interval/README.md,
+ * "No steady state at the centre"). */
+static void centre_note(const zvp_model_file *mf, const ivreq *iv, char *buf, size_t cap)
+{
+    const zvp_model *m = zvp_model_file_model(mf);
+    const double *p = zvp_model_file_params((zvp_model_file *)mf);
+    size_t k = stable_draws(iv), need = zvp_interval_min_stable_draws(iv->o.level), len;
+    len = (size_t)snprintf(buf, cap, "no steady state at the centre");
+    for (size_t r = 0; r < iv->o.n_ranges && len < cap; r++) {
+        long i = zvp_model_param_index(m, iv->rng[r].name, NULL);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g, the middle of %g..%g",
+                                r ? "; " : " (", iv->rng[r].name, i >= 0 ? p[i] : NAN,
+                                iv->rng[r].lo, iv->rng[r].hi);
+    }
+    if (len < cap && iv->o.n_ranges)
+        len += (size_t)snprintf(buf + len, cap - len, ")");
+    if (len >= cap)
+        return;
+    if (k >= need)
+        snprintf(buf + len, cap - len, ": no value; lo and hi are the %g and %g quantiles of "
+                 "the %zu of %zu draws (%.3g %%) that have a steady state", 0.5 - 0.5 * iv->o.level,
+                 0.5 + 0.5 * iv->o.level, k, iv->o.samples, 100.0 * (1.0 - iv->no_result));
+    else
+        snprintf(buf + len, cap - len, ": no value; only %zu of %zu draws (%.3g %%) have a "
+                 "steady state, fewer than the %zu needed for bounds at level %g (%d beyond "
+                 "each bound): no bounds (more --samples or narrower ranges)", k, iv->o.samples,
+                 100.0 * (1.0 - iv->no_result), need, iv->o.level, ZVP_INTERVAL_MIN_TAIL_DRAWS);
+}
 
 /* The interval kind of output j: "prediction" unless the output has no residual variance. */
 static const char *kind_of(const zvp_model_file *mf, const ivreq *iv, size_t j)
@@ -73,9 +113,18 @@ static json_t *interval_json(const zvp_model_file *mf, const ivreq *iv)
     if (iv->o.method == ZVP_INTERVAL_MC) {
         cli_json_set(o, "samples", json_integer((json_int_t)iv->o.samples));
         cli_json_set(o, "seed", json_integer((json_int_t)iv->o.seed));
+        if (!isnan(iv->no_result))
+            cli_json_set(o, "stable_draws", json_integer((json_int_t)stable_draws(iv)));
+        cli_json_set(o, "min_stable_draws_unstable_centre",
+                     json_integer((json_int_t)zvp_interval_min_stable_draws(iv->o.level)));
     }
     cli_json_set(o, "dof_effective", cli_json_num(dof, "unknown: normal quantiles"));
     cli_json_set(o, "no_steady_state_share", cli_json_num(iv->no_result, NULL));
+    if (iv->centre_unstable) {
+        char note[1024];
+        centre_note(mf, iv, note, sizeof note);
+        cli_json_set(o, "note", json_string(note));
+    }
     return o;
 }
 
@@ -94,7 +143,9 @@ static int print_json(const zvp_model_file *mf, const char *file, const double *
     for (size_t j = 0; j < m->n_outputs; j++) {
         json_t *q = cli_json_qty(out[j], m->outputs[j].unit, why);
         if (iv->on) {
-            const char *nb = why ? why
+            const char *nb = iv->centre_unstable ? "no bounds: too few draws with a steady state "
+                                                   "(interval.note)"
+                             : why ? why
                              : cli_step_no_interval(m, j, iv->o.method)
                                  ? CLI_STEP_NO_INTERVAL
                                  : "no interval: no draw or derivative with a result";
@@ -136,8 +187,10 @@ static void print_text(const zvp_model_file *mf, const double *out, const ivreq 
         printf("\n  %-24s %14s %14s %14s %-9s\n", "output", "value", "lo", "hi", "unit");
     }
     for (size_t j = 0; j < m->n_outputs; j++) {
+        char v[32];
+        snprintf(v, sizeof v, iv->centre_unstable ? "unstable" : "%.6g", out[j] + 0.0);
         if (iv->on)
-            printf("  %-24s %14.6g %14.6g %14.6g %-9s %s%s\n", m->outputs[j].name, out[j] + 0.0,
+            printf("  %-24s %14s %14.6g %14.6g %-9s %s%s\n", m->outputs[j].name, v,
                    iv->lo[j] + 0.0, iv->hi[j] + 0.0, m->outputs[j].unit,
                    m->outputs[j].description,
                    cli_step_no_interval(m, j, iv->o.method) ? " [" CLI_STEP_NO_INTERVAL "]"
@@ -146,6 +199,11 @@ static void print_text(const zvp_model_file *mf, const double *out, const ivreq 
         else
             printf("  %-24s %14.6g %-9s %s\n", m->outputs[j].name, out[j] + 0.0 /* -0: 0 */,
                    m->outputs[j].unit, m->outputs[j].description);
+    }
+    if (iv->centre_unstable) {
+        char note[1024];
+        centre_note(mf, iv, note, sizeof note);
+        printf("NOTE: %s\n", note);
     }
 }
 
@@ -216,11 +274,13 @@ static int evaluate(const cli_ctx *c, zvp_model_file *mf, const char *file, ivre
     zvp_error_clear(&err);
     st = iv->on ? zvp_interval_eval(mf, NULL, &iv->o, out, iv->lo, iv->hi, &iv->no_result, &err)
                 : zvp_model_eval(m, zvp_model_file_params(mf), out, &err);
+    iv->centre_unstable = iv->on && iv->o.method == ZVP_INTERVAL_MC && st == ZVP_EUNSTABLE &&
+                          !isnan(iv->no_result);
     if (iv->on && st != ZVP_SUCCESS && st != ZVP_EUNSTABLE)
         rc = cli_lib_error(c, &err); /* no interval: the reason (e.g. a saturated file) */
     else if (c->json) {
-        if (st != ZVP_SUCCESS)
-            for (size_t j = 0; j < 3 * m->n_outputs; j++)
+        if (st != ZVP_SUCCESS) /* the bounds of the stable draws stay (centre_unstable) */
+            for (size_t j = 0; j < (iv->centre_unstable ? 1 : 3) * m->n_outputs; j++)
                 out[j] = NAN;
         rc = print_json(mf, file, out, st, &err, iv);
         if (st != ZVP_SUCCESS) {
@@ -229,6 +289,10 @@ static int evaluate(const cli_ctx *c, zvp_model_file *mf, const char *file, ivre
         }
     } else if (st == ZVP_SUCCESS) {
         print_text(mf, out, iv);
+    } else if (iv->centre_unstable) { /* the table, then the status (exit 3) */
+        print_text(mf, out, iv);
+        fflush(stdout);
+        rc = cli_lib_error(c, &err);
     } else {
         rc = cli_lib_error(c, &err);
     }

@@ -144,6 +144,12 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     sigaction(SIGTERM, &old_term, NULL);
     if (prog.drawn)
         fputc('\n', stderr);
+    if (st == ZVP_SUCCESS && sum.unstable && opt->interval &&
+        opt->interval->method == ZVP_INTERVAL_MC) /* src/interval/README.md */
+        fprintf(stderr, "zvmperf sweep: note: the %llu point(s) without a steady state (status "
+                "2) have NaN bounds too; the draws around such a point may have one: 'zvmperf "
+                "eval MODEL NAME=VALUE ... --interval LEVEL --method mc' gives the bounds of "
+                "the stable draws and their share\n", (unsigned long long)sum.unstable);
     if (st == ZVP_SUCCESS)
         return cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
                                  a->value[O_OUTPUT], &sum, 0);

@@ -132,14 +132,20 @@ static int mc_draw(const zvp_iv_plan *pl, const double *params, uint64_t point, 
     return ok;
 }
 
-/* Quantile bounds of each output from the draws with a result. */
-static void mc_bounds(const zvp_iv_plan *pl, size_t draws, double *samples, double *lo,
-                      double *hi, size_t stride)
+/* Quantile bounds of each output from the draws with a result; NaN when fewer than `need`
+ * draws have one (an unstable centre: src/interval/README.md, "No steady state at the
+ * centre"). */
+static void mc_bounds(const zvp_iv_plan *pl, size_t draws, size_t stable, size_t need,
+                      double *samples, double *lo, double *hi, size_t stride)
 {
     double pl_lo = 0.5 - 0.5 * pl->o.level, pl_hi = 0.5 + 0.5 * pl->o.level;
     for (size_t j = 0; j < pl->m->n_outputs; j++) {
         double *x = samples + j * draws;
         size_t n = 0;
+        if (stable < need) {
+            lo[j * stride] = hi[j * stride] = NAN;
+            continue;
+        }
         for (size_t d = 0; d < draws; d++)
             if (!isnan(x[d]))
                 x[n++] = x[d];
@@ -156,7 +162,35 @@ static void mc_bounds(const zvp_iv_plan *pl, size_t draws, double *samples, doub
     }
 }
 
-/* One point with its scratch (draws serial). Returns the point status. */
+/* The point status of a model status. */
+static uint8_t point_code(int st)
+{
+    return st == ZVP_SUCCESS     ? ZVP_POINT_OK
+           : st == ZVP_EUNSTABLE ? ZVP_POINT_UNSTABLE
+           : st == ZVP_EINVAL    ? ZVP_POINT_INVALID
+                                 : ZVP_POINT_FAILED;
+}
+
+/* Whether the draws of a point are taken, given the model status st at its centre: always
+ * at a centre with a result; at a centre without a steady state only for Monte Carlo and
+ * when the share of draws without one is asked for (no_res): bounds from the stable draws
+ * mean nothing without that share. */
+static int draws_taken(const zvp_iv_plan *pl, int st, const double *no_res)
+{
+    return st == ZVP_SUCCESS ||
+           (st == ZVP_EUNSTABLE && pl->o.method == ZVP_INTERVAL_MC && no_res != NULL);
+}
+
+size_t zvp_interval_min_stable_draws(double level)
+{
+    if (!(level > 0.0 && level < 1.0))
+        return 0;
+    /* 2 x ZVP_INTERVAL_MIN_TAIL_DRAWS / (1 - level), rounded up but not for rounding noise
+     * (level 0.9: 100) */
+    return (size_t)ceil(2.0 * ZVP_INTERVAL_MIN_TAIL_DRAWS / (1.0 - level) * (1.0 - 1e-12));
+}
+
+/* One point with its scratch (draws serial). Returns the point status (that of the value). */
 static uint8_t one_point(const zvp_iv_plan *pl, const double *params, uint64_t point,
                          iv_scratch *s, double *value, double *lo, double *hi, double *no_res,
                          size_t stride)
@@ -169,13 +203,11 @@ static uint8_t one_point(const zvp_iv_plan *pl, const double *params, uint64_t p
         value[j * stride] = lo[j * stride] = hi[j * stride] = NAN;
     if (no_res)
         *no_res = NAN;
-    if (st != ZVP_SUCCESS)
-        return st == ZVP_EUNSTABLE ? ZVP_POINT_UNSTABLE
-               : st == ZVP_EINVAL  ? ZVP_POINT_INVALID
-                                   : ZVP_POINT_FAILED;
+    if (!draws_taken(pl, st, no_res))
+        return point_code(st);
     if (zvp_iv_centre(pl, params, u0, NULL))
         return ZVP_POINT_INVALID;
-    for (size_t j = 0; j < no; j++)
+    for (size_t j = 0; j < no && st == ZVP_SUCCESS; j++)
         value[j * stride] = s->out[j];
     if (pl->o.method == ZVP_INTERVAL_DELTA) {
         delta_point(pl, params, u0, s->out, s, lo, hi, stride); /* s->out is kept */
@@ -187,10 +219,12 @@ static uint8_t one_point(const zvp_iv_plan *pl, const double *params, uint64_t p
         gsl_vector_set(s->mu, a, u0[a]);
     for (size_t d = 0; d < pl->o.samples; d++)
         fails += !mc_draw(pl, params, point, d, pl->o.samples, s);
-    mc_bounds(pl, pl->o.samples, s->samples, lo, hi, stride);
+    mc_bounds(pl, pl->o.samples, pl->o.samples - fails,
+              st == ZVP_SUCCESS ? 0 : zvp_interval_min_stable_draws(pl->o.level), s->samples, lo,
+              hi, stride);
     if (no_res)
         *no_res = (double)fails / (double)pl->o.samples;
-    return ZVP_POINT_OK;
+    return point_code(st);
 }
 
 /* A single Monte Carlo point with its draws spread over the threads (each draw is seeded
@@ -214,10 +248,9 @@ static int single_point_mc(const zvp_iv_plan *pl, const double *params, uint64_t
     }
     if (no_res)
         *no_res = NAN;
-    *status = st == ZVP_SUCCESS ? ZVP_POINT_OK : st == ZVP_EUNSTABLE ? ZVP_POINT_UNSTABLE
-              : st == ZVP_EINVAL ? ZVP_POINT_INVALID : ZVP_POINT_FAILED;
-    if (st != ZVP_SUCCESS || zvp_iv_centre(pl, params, u0, NULL)) {
-        if (st == ZVP_SUCCESS)
+    *status = point_code(st);
+    if (!draws_taken(pl, st, no_res) || zvp_iv_centre(pl, params, u0, NULL)) {
+        if (draws_taken(pl, st, no_res))
             *status = ZVP_POINT_INVALID;
         free(samples);
         return ZVP_SUCCESS;
@@ -245,7 +278,8 @@ static int single_point_mc(const zvp_iv_plan *pl, const double *params, uint64_t
         free(samples);
         return zvp_fail(err, ZVP_ENOMEM, "interval: out of memory");
     }
-    mc_bounds(pl, S, samples, lo, hi, 1);
+    mc_bounds(pl, S, S - fails, st == ZVP_SUCCESS ? 0 : zvp_interval_min_stable_draws(pl->o.level),
+              samples, lo, hi, 1);
     if (no_res)
         *no_res = (double)fails / (double)S;
     free(samples);
@@ -325,14 +359,58 @@ int zvp_interval_points(const zvp_model_file *mf, const double *base_params,
     return nomem ? zvp_fail(err, ZVP_ENOMEM, "interval: out of memory") : ZVP_SUCCESS;
 }
 
+/* err (holding the model's message at a centre without a steady state) with what the interval
+ * did there: the centre of the ranges, and the share of stable draws behind the bounds. */
+static void unstable_message(const zvp_model *m, const zvp_interval_options *o,
+                             const double *params, const double *no_result, zvp_error *err)
+{
+    char model_msg[ZVP_ERRMSG_MAX], where[192] = "", *w = where;
+    size_t need = zvp_interval_min_stable_draws(o->level), room = sizeof where;
+    memcpy(model_msg, err->message, sizeof model_msg);
+    for (size_t r = 0; r < o->n_ranges && room > 1; r++) { /* the centre of the ranges */
+        long k = zvp_model_param_index(m, o->ranges[r].name, NULL);
+        int n = snprintf(w, room, "%s%s = %g of %g..%g%s", r ? ", " : " (",
+                         o->ranges[r].name, k >= 0 ? params[k] : NAN, o->ranges[r].lo,
+                         o->ranges[r].hi, r + 1 == o->n_ranges ? ")" : "");
+        if (n < 0 || (size_t)n >= room)
+            break;
+        w += n;
+        room -= (size_t)n;
+    }
+    if (o->method == ZVP_INTERVAL_DELTA)
+        zvp_fail(err, ZVP_EUNSTABLE, "interval (delta method): no steady state at the point, so "
+                 "no derivatives and no interval (method mc draws around it): %s", model_msg);
+    else if (!no_result)
+        zvp_fail(err, ZVP_EUNSTABLE, "interval: no steady state at the centre%s; Monte Carlo "
+                 "bounds there are given only with the share of draws without a steady state "
+                 "(no_result): %s", where, model_msg);
+    else {
+        size_t stable = (size_t)llround((1.0 - *no_result) * (double)o->samples);
+        if (stable >= need)
+            zvp_fail(err, ZVP_EUNSTABLE, "interval: no steady state at the centre%s, so no "
+                     "value; Monte Carlo: %zu of %zu draws (%.3g %%) have one, the bounds are "
+                     "their quantiles: %s", where, stable, o->samples, 100.0 * (1.0 - *no_result),
+                     model_msg);
+        else
+            zvp_fail(err, ZVP_EUNSTABLE, "interval: no steady state at the centre%s, so no "
+                     "value; Monte Carlo: %zu of %zu draws (%.3g %%) have one, fewer than the %zu "
+                     "needed for bounds at level %g (%d beyond each bound): lo, hi are NaN "
+                     "(more samples or narrower ranges): %s", where, stable, o->samples,
+                     100.0 * (1.0 - *no_result), need, o->level, ZVP_INTERVAL_MIN_TAIL_DRAWS,
+                     model_msg);
+    }
+}
+
 int zvp_interval_eval(const zvp_model_file *mf, const double *params,
                       const zvp_interval_options *opt, double *value, double *lo, double *hi,
                       double *no_result, zvp_error *err)
 {
     zvp_iv_plan pl;
+    zvp_interval_options o;
     double u0[ZVP_IV_MAX_COV];
     uint8_t status = 0;
     int st = zvp_iv_plan_make(mf, opt, &pl, err);
+    o = pl.o;
     if (st == ZVP_SUCCESS && !params)
         params = zvp_model_file_params((zvp_model_file *)mf);
     if (st == ZVP_SUCCESS && (!value || !lo || !hi))
@@ -353,6 +431,8 @@ int zvp_interval_eval(const zvp_model_file *mf, const double *params,
                  : zvp_fail(err, ZVP_ENOMEM, "interval: out of memory");
         if (st == ZVP_SUCCESS)
             st = zvp_fail(err, ZVP_EINTERNAL, "interval: the point evaluates only sometimes");
+        else if (st == ZVP_EUNSTABLE && err)
+            unstable_message(m, &o, params, no_result, err);
         free(out);
     }
     return st;
