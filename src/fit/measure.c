@@ -2,7 +2,9 @@
  * src/fit/measure.c - measurements as stated: bounds ("< 5", "> 2"), intervals ("2.7..3.0")
  * and sigmas (a cell's "X +- S", [sigma] in fit files, the precision of a printed value),
  * and the residual and percentage error of such a cell (calibration/README.md, "Measurements
- * as stated").
+ * as stated"); the variance a cell's printed text states (rounding of its last digit, a
+ * stated sigma), the floor of a fit's residual variance (calibration/README.md, "Covariance
+ * in model files").
  */
 #include <stdlib.h>
 #include <string.h>
