@@ -246,7 +246,10 @@ size_t zvp_fit_result_iterations(const zvp_fit_result *res);
 int zvp_fit_result_converged(const zvp_fit_result *res);
 
 /** zvp_fit_result_model_file - the calibrated model file (fitted + fixed parameters,
- *  standard errors, provenance). Owned by the result. */
+ *  standard errors, covariance, residual variances, provenance). Owned by the result. A
+ *  residual variance is never below the mean variance its cells' text states (a printed
+ *  number's rounding (10^-d)^2 / 12, an "x +- s" cell's s^2, a bound 0; a fit built in memory
+ *  has no text and no floor): calibration/README.md, "Covariance in model files". */
 const zvp_model_file *zvp_fit_result_model_file(const zvp_fit_result *res);
 
 /* ---- Reports (layouts in calibration/README.md) ---------------------------------------- */

@@ -195,6 +195,19 @@ int zvp_measure_parse(const char *text, double *y, double *lo, double *hi, doubl
 /* Half a unit of the last printed digit of a decimal number's text ("5.0" -> 0.05, "963" ->
  * 0.5, "1.5e3" -> 50); NaN when text is not a number. */
 double zvp_measure_half_digit(const char *text);
+/* Decimals d of a printed number's text, the power of ten of its last digit negated
+ * ("5432.05" 2, "963" 0, "5." 0, "1.5e3" -2, "2.50e-1" 3): 0 with *dec set, -1 when text is
+ * not a number. */
+int zvp_measure_decimals(const char *text, long *dec);
+/* Variance of the rounding error of a printed number, uniform on +- 0.5 10^-d:
+ * (10^-d)^2 / 12 ("963" 1/12, "1.08" 1e-4/12); NaN when text is not a number. */
+double zvp_measure_rounding_variance(const char *text);
+/* The measurement variance cell (i, j) states by its text as transcribed (the fit's data
+ * cell; 0 when the fit has no text for it, e.g. a fit built in memory): a printed number its
+ * rounding variance, "x +- s" its s^2, a bound or interval 0. In the residual's terms: divided
+ * by the cell's value squared (relative; 0 for a value 0) or times k^2 (absolute; k converts
+ * the column's unit to the output's). The floor of the residual variance (result.c). */
+double zvp_fit_cell_floor(const zvp_fit *fit, size_t i, size_t j, int absolute, double k);
 
 /* Evaluation scratch of one run. */
 typedef struct zvp_fit_eval {
@@ -223,12 +236,15 @@ void zvp_fit_solution_free(zvp_fit_solution *sol);
 int zvp_fit_result_build(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_fit_eval *ev,
                          zvp_fit_solution *sol, zvp_fit_result **out, zvp_error *err);
 
-/* Residual variance s2[n_match] of each matched output of a result: the mean squared
- * residual (relative or absolute, as fitted, unweighted) scaled by N / dof (N independent
- * cells, dof effective); NaN when dof = 0 (result.c; validate.c and the model file use it). */
 /* Copy of a string that may be NULL; *ok becomes 0 when out of memory (build.c). */
 char *zvp_fit_dup_opt(const char *s, int *ok);
 
+/* Residual variance s2[n_match] of each matched output of a result: the mean squared
+ * residual (relative or absolute, as fitted, unweighted) scaled by N / dof (N independent
+ * cells, dof effective), and never below the mean over the output's measured cells of the
+ * variance their text states (zvp_fit_cell_floor: rounding of the printed digits, a stated
+ * sigma; 0 for bounds and intervals); NaN when dof = 0 (result.c; validate.c and the model
+ * file use it). */
 void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, double *s2);
 
 /* Set the data column of matched output j / input k and the column's unit (fit file); copies.

@@ -2,7 +2,9 @@
  * src/fit/measure.c - measurements as stated: bounds ("< 5", "> 2"), intervals ("2.7..3.0")
  * and sigmas (a cell's "X +- S", [sigma] in fit files, the precision of a printed value),
  * and the residual and percentage error of such a cell (calibration/README.md, "Measurements
- * as stated").
+ * as stated"); the variance a cell's printed text states (rounding of its last digit, a
+ * stated sigma), the floor of a fit's residual variance (calibration/README.md, "Covariance
+ * in model files").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -220,13 +222,13 @@ int zvp_measure_parse(const char *text, double *y, double *lo, double *hi, doubl
     return 0;
 }
 
-double zvp_measure_half_digit(const char *text)
+int zvp_measure_decimals(const char *text, long *dec)
 {
     const char *s = skip(text), *e, *point;
     double v;
     long ex = 0, frac = 0;
     if (zvp_parse_double(s, &v))
-        return NAN;
+        return -1;
     e = strpbrk(s, "eE");
     if (e)
         ex = strtol(e + 1, NULL, 10);
@@ -236,5 +238,42 @@ double zvp_measure_half_digit(const char *text)
     if (point)
         for (const char *c = point + 1; c < e && *c >= '0' && *c <= '9'; c++)
             frac++;
-    return 0.5 * pow(10.0, (double)(ex - frac));
+    *dec = frac - ex;
+    return 0;
+}
+
+double zvp_measure_half_digit(const char *text)
+{
+    long d;
+    return zvp_measure_decimals(text, &d) ? NAN : 0.5 * pow(10.0, (double)-d);
+}
+
+double zvp_measure_rounding_variance(const char *text)
+{
+    long d;
+    double unit;
+    if (zvp_measure_decimals(text, &d))
+        return NAN;
+    unit = pow(10.0, (double)-d); /* a uniform error on +- unit / 2: variance unit^2 / 12 */
+    return unit * unit / 12.0;
+}
+
+double zvp_fit_cell_floor(const zvp_fit *fit, size_t i, size_t j, int absolute, double k)
+{
+    const char *t;
+    double y, lo, hi, s, v;
+    int rel;
+    if (i >= fit->n_rows || j >= fit->n_match || isnan(fit->measured[i * fit->n_match + j]) ||
+        !(t = zvp_fit_row_column(fit, i, fit->match[j].column)))
+        return 0.0;
+    if (zvp_measure_parse(t, &y, &lo, &hi, &s, &rel) == 0) {
+        if (!isnan(lo))
+            return 0.0; /* a bound or an interval: the zone is the statement, no scatter */
+        v = s * s;      /* x +- s: the scatter the cell states */
+    } else if (zvp_parse_double(skip(t), &y) || isnan(v = zvp_measure_rounding_variance(t))) {
+        return 0.0;
+    }
+    if (absolute)
+        return isfinite(k) ? v * k * k : 0.0;
+    return y != 0.0 ? v / (y * y) : 0.0;
 }

@@ -185,8 +185,14 @@ void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, do
     size_t nm = res->n_match;
     double scale = res->dof_eff > 0 ? (double)res->n_independent / (double)res->dof_eff : NAN;
     for (size_t j = 0; j < nm; j++) {
-        double ss = 0.0;
+        const zvp_fit_match *mt = &fit->match[j];
+        const char *ounit = fit->model->outputs[mt->index].unit;
+        double ss = 0.0, fl = 0.0, mul = 1.0, div = 1.0;
         size_t n = 0;
+        zvp_error e0;
+        /* the column's unit to the output's (absolute floors); NaN: no floor */
+        if (zvp_unit_ratio(mt->unit ? mt->unit : "", ounit ? ounit : "", &mul, &div, &e0))
+            mul = NAN;
         for (size_t i = 0; i < res->n_rows; i++) {
             double y = res->measured[i * nm + j], f = res->fitted[i * nm + j], e, ref, sg;
             if (isnan(y))
@@ -195,9 +201,13 @@ void zvp_fit_residual_variance(const zvp_fit *fit, const zvp_fit_result *res, do
             e = zvp_fit_cell_error(fit, i, j, f, &ref, &sg);
             e = res->residual_absolute || e == 0.0 ? e : e / ref;
             ss += e * e;
+            fl += zvp_fit_cell_floor(fit, i, j, res->residual_absolute, mul / div);
             n++;
         }
-        s2[j] = n ? ss / (double)n * scale : NAN;
+        /* the printed precision of the cells is a lower bound of the scatter (measure.c) */
+        s2[j] = n ? fmax(ss / (double)n * scale, fl / (double)n) : NAN;
+        if (isnan(scale))
+            s2[j] = NAN;
     }
 }
 
