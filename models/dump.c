@@ -121,14 +121,18 @@ static int dump_eval(const double *p, double *out, zvp_error *err)
     if (st != ZVP_SUCCESS)
         return st;
     /* writing rate r_w = X / n'; elapsed = T_s + frames / r_w; rate = frames / elapsed */
-    const double r_w = r.throughput_per_s / n_io, t_scan = p[P_STORAGE_GB] * p[P_SCAN_S_GIB];
+    const double dev_cap = p[P_VOLUMES] / dev_per_frame, ch_cap = p[P_CHANNELS] / (w * s_frame);
+    /* the network's rate never exceeds either cap; the min keeps rounding (a few ulps at
+     * saturation) from doing so */
+    const double r_w = fmin(r.throughput_per_s / n_io, fmin(dev_cap, ch_cap));
+    const double t_scan = p[P_STORAGE_GB] * p[P_SCAN_S_GIB];
     out[O_ELAPSED] = t_scan + p[P_FRAMES] / r_w;
     out[O_RATE] = t_scan > 0.0 ? p[P_FRAMES] / out[O_ELAPSED] : r_w;
     out[O_FRAMES_PER_IO] = w / n_io;
     out[O_IO_RATE] = r.throughput_per_s;
     out[O_IO_TIME] = z / MS;
-    out[O_DEV_CAP] = p[P_VOLUMES] / dev_per_frame;
-    out[O_CH_CAP] = p[P_CHANNELS] / (w * s_frame);
+    out[O_DEV_CAP] = dev_cap;
+    out[O_CH_CAP] = ch_cap;
     out[O_CH_UTIL] = 100.0 * r.utilization;
     out[O_SCAN] = t_scan;
     return ZVP_SUCCESS;

@@ -90,6 +90,18 @@ static void test_caps_reached(void)
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, slow, out, NULL), ZVP_SUCCESS);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "device_cap_frames_per_s"), 14 / (0.3e-3 / 90 + 2e-3), 1e-12);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "rate_frames_per_s"), 14 / (0.3e-3 / 90 + 2e-3), 1e-4);
+    /* deep saturation (review: 100,000 volumes, t0 = 0, t_f = 1e-6 ms): the rate is at most
+     * the cap exactly, not the cap and an ulp (was 781250.0000000001) */
+    double deep[NP] = {1e6, 50, 1e5, 90, 1, 1, 0, 1e-6, 0, 4, 8.0, 10};
+    for (int k = 0; k < 40; k++) {
+        deep[TF] = 1e-6 * (1.0 + 0.37 * k);
+        deep[VOL] = 1e5 - 997.0 * k;
+        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, deep, out, NULL), ZVP_SUCCESS);
+        CU_ASSERT(zvp_test_output(m, out, "rate_frames_per_s") <=
+                  zvp_test_output(m, out, "channel_cap_frames_per_s"));
+        CU_ASSERT(zvp_test_output(m, out, "rate_frames_per_s") <=
+                  zvp_test_output(m, out, "device_cap_frames_per_s"));
+    }
 }
 
 /* Sweeps: dump time grows with frames (strictly) at fixed contiguity; more volumes never lower
