@@ -84,7 +84,8 @@ static const zvp_param_desc apache_outputs[N_OUTPUTS] = {
     {"cp_busy_per_cpu_pct", "%", "CP busy per processor", 0, 100, 0, 0, 0},
     {"cpu_per_tx_ms", "ms", "processor time per transaction D = emulation + CP", 0, INFINITY, 0, 0, 0},
     {"think_ms", "ms", "non-CPU delay per transaction Z", 0, INFINITY, 0, 0, 0},
-    {"sessions", "1", "client-server sessions (closed-network customers)", 0, INFINITY, 0, 0, 0},
+    {"sessions", "1", "client-server sessions (closed-network customers): clients x "
+     "sessions_per_client rounded up to a whole number", 0, INFINITY, 0, 0, 0},
 };
 
 static int apache_eval(const double *p, double *out, zvp_error *err)

@@ -54,7 +54,7 @@ enum {
 };
 
 static const zvp_param_desc cms_params[N_PARAMS] = {
-    {"users", "1", "logged-on CMS users (closed population), integer", 0, 1e6, 3420, 1, 0},
+    {"users", "1", "logged-on CMS users (closed population), integer", 1, 1e6, 3420, 1, 0},
     {"think_s", "s", "mean think time per command (TPNS AVG THINK (T))", 0, 1e4, 9.12, 0, 0},
     {"cpus", "1", "processors, integer", 1, CMS_MAX_CPUS, 2, 1, 0},
     {"cpu_ms_per_cmd", "ms",
@@ -276,9 +276,14 @@ static int users_at_limit(const double *p, double *out, zvp_error *err)
             hi = mid;
             continue;
         }
-        s = cms_solve(p, mid, &pt, err);
-        if (s != ZVP_SUCCESS)
-            return s;
+        zvp_error e;
+        zvp_error_clear(&e);
+        s = cms_solve(p, mid, &pt, &e);
+        if (s != ZVP_SUCCESS) /* a user count other than the point's: say which, and why */
+            return zvp_fail(err, s,
+                            "cms: users_at_limit (the most users with response <= %g s) "
+                            "evaluates users = %lu on its way: %s",
+                            limit, mid, e.message);
         if (pt.response > limit)
             hi = mid;
         else

@@ -916,5 +916,10 @@ assert lo[1] <= f["paging_util_pct"][1] <= hi[1], (lo, hi)
 PYEOF
 then ok; else bad "sweep mc unstable centre: status 2, NaN bounds, a note: $e"; fi
 
+# review: cms with no users is refused (per-user storage is undefined); a users_at_limit search
+# that meets an invalid user count names it
+expect 2 "users = 0 is out of range \[1, 1000000\]" -- "$ZVP" eval cms-vmesa240 users=0
+expect 2 "users_at_limit (the most users with response <= 1 s) evaluates users = [0-9]* on its way" -- "$ZVP" eval cms-vmesa240 cpu_ms_per_cmd=0.5 paging_cpu_us=1000 page_ins_ref=6.6
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

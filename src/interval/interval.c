@@ -158,6 +158,11 @@ static void mc_bounds(const zvp_iv_plan *pl, size_t draws, size_t stable, size_t
             const double omin = pl->m->outputs[j].min, omax = pl->m->outputs[j].max;
             lo[j * stride] = fmin(fmax(lo[j * stride], omin), omax);
             hi[j * stride] = fmax(fmin(hi[j * stride], omax), omin);
+            if (pl->m->outputs[j].integer) { /* a whole-number output: whole bounds, outward
+                                                (the quantile interpolates between draws) */
+                lo[j * stride] = floor(lo[j * stride]);
+                hi[j * stride] = ceil(hi[j * stride]);
+            }
         }
     }
 }
