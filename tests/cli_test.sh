@@ -921,5 +921,11 @@ then ok; else bad "sweep mc unstable centre: status 2, NaN bounds, a note: $e"; 
 expect 2 "users = 0 is out of range \[1, 1000000\]" -- "$ZVP" eval cms-vmesa240 users=0
 expect 2 "users_at_limit (the most users with response <= 1 s) evaluates users = [0-9]* on its way" -- "$ZVP" eval cms-vmesa240 cpu_ms_per_cmd=0.5 paging_cpu_us=1000 page_ins_ref=6.6
 
+# a whole-number output's Monte Carlo bounds are whole (cms users_at_limit; was 4185.05)
+if j=$("$ZVP" eval cms-releases --interval 0.9 --method mc --samples 200 --json 2>/dev/null) &&
+   printf '%s' "$j" | "$PY" -c 'import json,sys
+o = json.load(sys.stdin)["outputs"]["users_at_limit"]
+assert o["lo"] == int(o["lo"]) and o["hi"] == int(o["hi"]) and o["lo"] < o["hi"], o'; then ok; else bad "mc bounds of users_at_limit not whole: $j"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
