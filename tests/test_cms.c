@@ -72,11 +72,9 @@ static void test_cms_one_user_closed_form(void)
     CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
     ZVP_ASSERT_REL(zvp_test_output(m, out, "response_s"), r, 1e-13);
     p[PAGING_CPU] = 0;
-    /* no users: no throughput */
+    /* no users: refused (the storage per user, an output, has no value; review) */
     p[USERS] = 0;
-    CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, p, out, NULL), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_test_output(m, out, "etr"), 0.0);
-    CU_ASSERT_EQUAL(zvp_test_output(m, out, "cpu_util_pct"), 0.0);
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "users", "[1, 1000000]", NULL);
 }
 
 /* Independent full load-dependent MVA (python, see the file comment), small populations on the
@@ -298,7 +296,7 @@ static void test_cms_bad_input(void)
     double p[NP], out[32];
     zvp_model_defaults(m, p);
     p[USERS] = 3420.5;
-    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "users", "3420.5", "[0, 1000000]", NULL);
+    zvp_test_expect_eval_error(m, p, out, ZVP_EINVAL, "users", "3420.5", "[1, 1000000]", NULL);
     CU_ASSERT(isnan(out[0]));
     zvp_model_defaults(m, p);
     p[CPUS] = 1.5;
