@@ -204,7 +204,7 @@ void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double 
     *pi0 = exp(lp[0] - mx) / sum;
     *ET = st / sum;
     /* arrivals see pi: p(n) = X pi(n) / rate(N - n), and U = 1 - p(0) = X E[T] */
-    *X = 1.0 / (*ET + *pi0 / (lam ? lam[N] : (double)N / Z));
+    *X = 1.0 / (*ET + (lam ? *pi0 / lam[N] : *pi0 * Z / (double)N));
     *R = (double)N / *X - away / sum; /* Little: N minus the CPUs away, per acquisition */
 }
 
