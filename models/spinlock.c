@@ -345,13 +345,16 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     free(buf);
     if (rc)
         return zvp_fail(err, rc, "spinlock: out of memory");
+    const double frozen = out[O_SPIN]; /* the symmetric state, the rest frozen */
     for (int i = 0; h > 0.0 && i < O_BI; i++) /* halfway to the relaxed rest ("Handoff") */
         out[i] += RELAX_WEIGHT * (rel[i] - out[i]);
     out[O_BI] = 0.0;
     if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
         if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
             return rc;
-        col[O_BI] = 1.0;
+        /* bistable: a collapsed state exists that spins more than the symmetric one; the
+         * answer is the larger of the two ("Collapse") */
+        col[O_BI] = out[O_BI] = col[O_SPIN] > frozen ? 1.0 : 0.0;
         if (col[O_SPIN] > out[O_SPIN])
             memcpy(out, col, sizeof col);
     }
