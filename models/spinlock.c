@@ -6,8 +6,10 @@
  * departure chain, the handoff in the hold); several zones by MVA with a residual-life
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
- * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
- * collapsed state (one zone holding the CPUs) when it spins more; two CPUs with several zones
+ * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff
+ * halfway between that (the rest frozen) and the rest relaxed (Norton: the CPUs away come back
+ * at the rest's throughput), or the collapsed state (one zone holding the CPUs) when it spins
+ * more; two CPUs with several zones
  * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
  * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
@@ -490,12 +492,13 @@ const zvp_model zvp_model_spinlock = {
     "it. One zone exact (finite-source M/G/1 departure chain, handoff included), two CPUs "
     "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
-    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
-    "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "
-    "simulates it.",
+    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact; "
+    "with a handoff halfway to the rest relaxed by Norton's theorem), or with a handoff the "
+    "collapsed state when it spins more; `zvmperf simulate spinlock` simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
-    "et al., Quantitative System Performance, 1984); models/README.md, spinlock",
+    "et al., Quantitative System Performance, 1984; Norton's theorem: Chandy, Herzog & Woo, "
+    "IBM J. Res. Dev. 19, 1975); models/README.md, spinlock",
     N_P, spinlock_params,
     N_O, spinlock_outputs,
     spinlock_eval,
