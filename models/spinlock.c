@@ -6,8 +6,10 @@
  * departure chain, the handoff in the hold); several zones by MVA with a residual-life
  * correction for non-exponential holds and the handoff from the queue seen at a departure,
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
- * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff the
- * collapsed state (one zone holding the CPUs) when it spins more; two CPUs with several zones
+ * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff
+ * halfway between that (the rest frozen) and the rest relaxed (Norton: the CPUs away come back
+ * at the rest's throughput), or the collapsed state (one zone holding the CPUs) when it spins
+ * more; two CPUs with several zones
  * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
  * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
@@ -79,7 +81,7 @@ static void zone_classes(size_t L, double skew, size_t G, double *m, double *p)
  * G groups of m[g] identical zones of probability p[g]; w: [4 G] scratch. Writes X, the
  * utilizations U[g] and the busy probabilities at arrival B[g] (population N - 1). */
 static void spin_mva(unsigned long N, double Z, double S, double c2, double h, size_t G,
-                     const double *m, const double *p, double *w, double *X)
+                     const double *m, const double *p, double *w, double *X, double *xs)
 {
     double *Q = w, *U = w + G, *T = w + 2 * G, *R = w + 3 * G;
     double x = 0.0;
@@ -92,9 +94,11 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
             double resid = (c2 * S * S + T[g] * T[g]) / (2.0 * T[g]);
             R[g] = T[g] + (Q[g] - U[g]) * T[g] + U[g] * resid;
             cyc += m[g] * p[g] * R[g];
-            tmax = fmax(tmax, p[g] * T[g]);
+            tmax = m[g] > 0.0 ? fmax(tmax, p[g] * T[g]) : tmax;
         }
         x = fmin((double)n / cyc, 1.0 / tmax);
+        if (xs)
+            xs[n] = x; /* the throughput at each population (the relaxed rest: "Handoff") */
         if (n == N)
             break; /* keep Q, U of N - 1: the arrival's view */
         /* f = 1 unless the busiest zone caps x: then the zones still hold n - x Z CPUs */
@@ -107,228 +111,9 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
     *X = x;
 }
 
-/* ---- one zone: the finite-source M/G/1 queue solved exactly --------------------------------- */
-
-/* The hold distribution as the simulator draws it (src/sim/dist.c): deterministic, mixed
- * Erlang (k - 1 phases with probability p, else k, all of rate r1) for c² < 1, exponential
- * (k = 1, p = 0), H2 (rate r1 with probability p, else r2) for c² > 1. */
-typedef struct hold_dist {
-    int det, h2;
-    unsigned k;
-    double p, r1, r2, S;
-} hold_dist;
-
-static hold_dist hold_init(double S, double c2)
-{
-    hold_dist d = {0, 0, 1, 0.0, 1.0 / S, 0.0, S};
-    if (c2 == 0.0) {
-        d.det = 1;
-    } else if (c2 < 1.0) {
-        double k = ceil(1.0 / c2 - 1e-12);
-        double p = (k * c2 - sqrt(fmax(0.0, k * (1.0 + c2) - k * k * c2))) / (1.0 + c2);
-        d.k = (unsigned)k;
-        d.p = fmin(fmax(p, 0.0), 1.0);
-        d.r1 = (k - d.p) / S;
-    } else if (c2 > 1.0) {
-        d.h2 = 1;
-        d.p = 0.5 * (1.0 + sqrt((c2 - 1.0) / (c2 + 1.0)));
-        d.r1 = 2.0 * d.p / S;
-        d.r2 = 2.0 * (1.0 - d.p) / S;
-    }
-    return d;
-}
-
-/* log P(no arrival from m thinkers of rate a during a hold + d) = -m a d + log G*(m a). */
-static double log_none(const hold_dist *g, size_t m, double a, double d)
-{
-    const double s = (double)m * a;
-    if (m == 0)
-        return 0.0;
-    if (g->det)
-        return -s * (g->S + d);
-    if (g->h2)
-        return -s * d + log(g->p * g->r1 / (g->r1 + s) + (1.0 - g->p) * g->r2 / (g->r2 + s));
-    const double lr = -log1p(s / g->r1);
-    return -s * d + (double)(g->k - 1) * lr + log(g->p + (1.0 - g->p) * exp(lr));
-}
-
-/* Tables of one call of spin_exact, computed once (they depend on the count of thinkers i
- * only, not on the chain state): lg[i] = log i!, and for each exponential phase rate r the
- * end-of-phase probability qr[i] = r / (i a + r) and the next-arrival probability
- * ql[i] = i a / (i a + r) with i thinkers (i = 0..N). */
-typedef struct chain_tab {
-    const double *lg, *qr1, *ql1, *qr2, *ql2;
-} chain_tab;
-
-static void rate_tab(size_t N, double a, double r, double *qr, double *ql)
-{
-    for (size_t i = 0; i <= N; i++) {
-        const double lam = (double)i * a;
-        qr[i] = r / (lam + r);
-        ql[i] = lam / (lam + r);
-    }
-}
-
-/* v[0..m] <- Binomial(m, 1 - e^{-a t}), in log space (no overflow for m up to 4096). */
-static void binom_pmf(double *v, size_t m, double a, double t, const double *lg)
-{
-    const double l1q = -a * t, lq = log(-expm1(-a * t)), lm = lg[m];
-    for (size_t b = 0; b <= m; b++) {
-        double l = lm - lg[b] - lg[m - b];
-        l += (b ? (double)b * lq : 0.0) + (b < m ? (double)(m - b) * l1q : 0.0);
-        v[b] = exp(l);
-    }
-}
-
-/* One exponential phase (tables qr, ql of its rate): v[b] = P(b arrivals so far) from m
- * thinkers becomes the distribution at the end of the phase (a pure-birth chain; positive
- * terms only: w(b) = s(b) qr(m-b), s(b) = s(b-1) ql(m-b) + v(b)). */
-static void birth_phase(double *v, size_t m, const double *qr, const double *ql)
-{
-    double s = 0.0;
-    for (size_t b = 0; b <= m; b++) {
-        s += v[b];
-        v[b] = s * qr[m - b];
-        s *= ql[m - b];
-    }
-}
-
-/* v[0..m]: P(A = b arrivals from m thinkers during a hold plus the constant d); w: [m+1]. */
-static void arrivals_pmf(const hold_dist *g, const chain_tab *t, size_t m, double a, double d,
-                         double *v, double *w)
-{
-    if (g->det) {
-        binom_pmf(v, m, a, g->S + d, t->lg);
-        return;
-    }
-    if (d > 0.0) {
-        binom_pmf(v, m, a, d, t->lg);
-    } else {
-        for (size_t b = 0; b <= m; b++)
-            v[b] = b ? 0.0 : 1.0;
-    }
-    if (g->h2) {
-        memcpy(w, v, (m + 1) * sizeof *w);
-        birth_phase(v, m, t->qr2, t->ql2); /* probability 1 - p */
-        birth_phase(w, m, t->qr1, t->ql1); /* probability p */
-    } else {
-        for (unsigned i = 1; i < g->k; i++)
-            birth_phase(v, m, t->qr1, t->ql1);
-        memcpy(w, v, (m + 1) * sizeof *w); /* k - 1 phases */
-        birth_phase(v, m, t->qr1, t->ql1);
-    }
-    for (size_t b = 0; b <= m; b++)
-        v[b] = g->p * w[b] + (1.0 - g->p) * v[b];
-}
-
-/* Add f P(A >= b) to acc[b + off - 1] for every b >= 1 with b + off >= j + 1 (the cuts at
- * and above j), A the arrivals from m thinkers during a hold plus d. */
-static void add_tails(const hold_dist *g, const chain_tab *t, size_t m, double a, double d,
-                      size_t j, size_t off, double f, double *acc, double *v, double *u)
-{
-    if (d == 0.0 && !g->det && (g->h2 || g->k == 1)) {
-        /* one exponential phase (rate r1; H2: r1 with probability p, else r2) from no
-         * arrival: P(A >= b) = prod_{i<b} ql(m - i), each rate's product carried upwards */
-        const double p1 = g->h2 ? g->p : 1.0 - g->p, p2 = g->h2 ? 1.0 - g->p : 0.0;
-        const double *ql2 = g->h2 ? t->ql2 : t->ql1;
-        double s1 = 1.0, s2 = g->h2 ? 1.0 : 0.0;
-        for (size_t b = 1; b <= m; b++) {
-            s1 *= t->ql1[m - b + 1];
-            s2 *= ql2[m - b + 1];
-            if (b + off >= j + 1)
-                acc[b + off - 1] += f * (p1 * s1 + p2 * s2);
-            if (s1 == 0.0 && s2 == 0.0)
-                break; /* every further term is 0 */
-        }
-        return;
-    }
-    arrivals_pmf(g, t, m, a, d, v, u);
-    /* tail: P(next_j >= k + 1) = P(A >= k + 1 - off), suffix sums from the top */
-    double tail = 0.0;
-    for (size_t b = m; b + off >= j + 1 && b >= 1; b--) {
-        tail += v[b];
-        acc[b + off - 1] += f * tail; /* cut k = b + off - 1 >= j */
-    }
-}
-
-/* The embedded chain at departures (models/README.md, spinlock, "One zone"): state j = CPUs
- * left at the lock, next = A (j = 0, N - 1 thinkers) or j - 1 + A (j >= 1, N - j thinkers,
- * hold + h j). Solved by the cut equations pi(k+1) P(A=0 | k+1) = sum_{j<=k} pi(j)
- * P(next_j > k), every term positive; pi in log space, the running sums acc with a common
- * scale. Writes X, the mean hold (with handoff) ET and pi(0).
- * w: [ZVP_SPINLOCK_EXACT_SCRATCH(N)]. */
-static void spin_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
-                       double *X, double *ET, double *pi0)
-{
-    const hold_dist g = hold_init(S, c2);
-    const double a = 1.0 / Z;
-    double *lp = w, *acc = w + N, *v = w + 2 * N, *u = w + 3 * N + 1, c = 0.0;
-    double *tab = w + 4 * N + 2;
-    chain_tab t = {tab, tab + (N + 1), tab + 2 * (N + 1), tab + 3 * (N + 1), tab + 4 * (N + 1)};
-    for (size_t i = 0; (g.det || h > 0.0) && i <= N; i++) /* binomial pmfs only */
-        tab[i] = lgamma((double)i + 1.0);
-    rate_tab(N, a, g.r1, tab + (N + 1), tab + 2 * (N + 1));
-    if (g.h2)
-        rate_tab(N, a, g.r2, tab + 3 * (N + 1), tab + 4 * (N + 1));
-    for (size_t k = 0; k < N; k++)
-        acc[k] = 0.0;
-    lp[0] = 0.0;
-    for (size_t j = 0; j < N; j++) {
-        const size_t m = j ? N - j : N - 1, off = j ? j - 1 : 0;
-        const double d = j ? h * (double)j : 0.0;
-        if (j)
-            lp[j] = log(acc[j - 1]) + c - log_none(&g, m, a, d);
-        if (j + 1 == N || !(lp[j] > -INFINITY))
-            continue;
-        if (lp[j] - c > 300.0) {
-            const double f = exp(c - lp[j]);
-            for (size_t k = j; k + 1 < N; k++)
-                acc[k] *= f;
-            c = lp[j];
-        }
-        add_tails(&g, &t, m, a, d, j, off, exp(lp[j] - c), acc, v, u);
-    }
-    double mx = -INFINITY, sum = 0.0, st = 0.0;
-    for (size_t j = 0; j < N; j++)
-        mx = fmax(mx, lp[j]);
-    for (size_t j = 0; j < N; j++) {
-        const double q = exp(lp[j] - mx);
-        sum += q;
-        st += q * (S + (j ? h * (double)j : 0.0));
-    }
-    *pi0 = exp(lp[0] - mx) / sum;
-    *ET = st / sum;
-    *X = 1.0 / (*ET + *pi0 * Z / (double)N); /* U = 1 - p(0) = X E[T], p(0) = X pi0 Z / N */
-}
-
-/* Work of spin_exact: (phases + 1) N² / 2 inner steps; above the cap (constant-like holds,
- * c² < 1/200 with thousands of CPUs) the phases are capped (exact_scv), and only when even two
- * do not fit is the MVA approximation used. */
 #define EXACT_MAX_COST 4e8
 #define DOMINANT_ITER 60
-static double exact_cost(unsigned long N, double c2)
-{
-    const double k = c2 > 0.0 && c2 < 1.0 ? ceil(1.0 / c2 - 1e-12) : 2.0;
-    return (k + 1.0) * (double)N * (double)N / 2.0;
-}
-
-/* The hold SCV the exact chain is run with under a work budget: c2 itself when affordable;
- * for near-constant holds (0 < c2 < 1, k = ceil(1/c2) phases) too many phases for the budget,
- * the Erlang with the most phases the budget allows (SCV 1/k_cap, k_cap >= 2), so the outputs
- * stay continuous and monotone in c2 (a flat stretch below 1/k_cap, where Erlang-k_cap is
- * within 1/k_cap of a constant hold) instead of jumping to the MVA approximation; -1 when
- * even that does not fit (then MVA is used). */
-static double exact_scv(unsigned long N, double c2, double budget)
-{
-    if (exact_cost(N, c2) <= budget)
-        return c2;
-    if (c2 > 0.0 && c2 < 1.0) {
-        const double kcap = floor(2.0 * budget / ((double)N * (double)N) - 1.0);
-        if (kcap >= 2.0) /* < ceil(1/c2), the cost being over the budget */
-            return 1.0 / kcap;
-    }
-    return -1.0;
-}
+#define RELAX_WEIGHT 0.5 /* between the frozen and the relaxed rest (README, "Handoff") */
 
 /* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
 static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, double h,
@@ -339,7 +124,7 @@ static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, dou
         double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
         if (!w)
             return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-        spin_exact(N, Z, S, c2, h, w, &X, &ET, &pi0);
+        zvp_spinlock_exact(N, Z, S, c2, h, w, &X, &ET, &pi0);
         free(w);
     } else {
         pi0 = N > 1 ? 0.0 : 1.0;
@@ -382,7 +167,7 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     double a = 0.0, fa = 0.0, b = R, fb = 0.0;
     for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
         Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
-        spin_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
+        zvp_spinlock_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
         const double f = (double)N / X1 - Z1 - R;
         if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
             break;
@@ -411,35 +196,36 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     return ZVP_SUCCESS;
 }
 
-/* Several zones at a hold SCV c2 the chain can afford (models/README.md, spinlock, "Zone 1
- * exactly"). w: [14 G] scratch. Zone 1's waiting and collisions from its chain, the part
- * without handoff scaled by the chain's own error at c2 = 1 without handoff, where MVA is
- * exact (product form): the exponential time between visits is the one approximation, and its
- * factor is carried to other c2 (so c2 -> 1 and h -> 0 meet exact MVA continuously); the
- * handoff's increment of the waiting is the chain's, unscaled. */
-static int zones_eval(unsigned long N, double Z, double S, double c2, double h, size_t G,
-                      const double *m, const double *p, int chain, double *w, double *out)
+/* Zone 1 with the rest of the network relaxed (models/README.md, spinlock, "Handoff"): the
+ * CPUs away from zone 1 come back at the rate the rest (work and the other zones, by MVA with
+ * its corrections) passes with that many CPUs, lam[i] = p_1 X_rest(i) (Norton's theorem; exact
+ * in product form). Writes zone 1's waiting W and mean hold ET per visit. */
+static int relaxed_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
+                        const double *m, const double *p, double *W, double *ET)
 {
-    double X, busy = 0.0, umax = 0.0, coll = 0.0;
-    spin_mva(N, Z, S, c2, h, G, m, p, w, &X); /* w: Q, U of population N - 1; T, R at N */
-    zone1 a = {0.0, 0.0, -1.0};
-    if (chain && Z > 0.0 && (c2 != 1.0 || h > 0.0)) {
-        double *w1 = w + 4 * G, *w0 = w + 8 * G, X1;
-        zone1 r, a0 = {0.0, 0.0, 0.0};
-        spin_mva(N, Z, S, 1.0, 0.0, G, m, p, w1, &X1); /* exact MVA: the reference */
-        if (dominant_zone(N, Z, S, c2, h, G, m, p, w, &a) ||
-            dominant_zone(N, Z, S, 1.0, 0.0, G, m, p, w1, &r))
-            return ZVP_ENOMEM;
-        if (h > 0.0) { /* the same without handoff: the part the factor applies to */
-            spin_mva(N, Z, S, c2, 0.0, G, m, p, w0, &X1);
-            if (dominant_zone(N, Z, S, c2, 0.0, G, m, p, w0, &a0))
-                return ZVP_ENOMEM;
-        } else {
-            a0 = a;
-        }
-        const double Wm = w1[3 * G] - S, Um = w1[G];
-        a.W += a0.W * ((r.W > 0.0 ? Wm / r.W : 1.0) - 1.0);
-        a.col = fmin(1.0, a.col + a0.col * ((r.col > 0.0 ? Um / r.col : 1.0) - 1.0));
+    double *b = malloc((6 * G + N + 1 + ZVP_SPINLOCK_EXACT_SCRATCH(N)) * sizeof *b);
+    if (!b)
+        return ZVP_ENOMEM;
+    double *mr = b, *lam = b + 6 * G, *cw = lam + N + 1, X, X1, pi0, R;
+    memcpy(mr, m, G * sizeof *mr);
+    mr[0] -= 1.0; /* the rest: zone 1 taken out */
+    spin_mva(N, Z, S, c2, h, G, mr, p, b + 2 * G, &X, lam);
+    lam[0] = 0.0;
+    for (unsigned long i = 1; i <= N; i++)
+        lam[i] *= p[0];
+    zvp_spinlock_exact_ld(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
+    *W = fmax(0.0, R - *ET);
+    free(b);
+    return ZVP_SUCCESS;
+}
+
+/* The outputs of several zones from zone 1's (a: W, ET, col; col < 0: MVA's own) and the
+ * other zones' MVA values (w: Q, U of population N - 1; T, R at N) by Little's law. */
+static void zones_outputs(unsigned long N, double Z, size_t G, const double *m, const double *p,
+                          const double *w, double X, zone1 a, double *out)
+{
+    double busy = 0.0, umax = 0.0, coll = 0.0;
+    if (a.col >= 0.0) {
         double cyc = Z + m[0] * p[0] * (a.ET + a.W), tmax = p[0] * a.ET;
         for (size_t g = 1; g < G; g++) {
             cyc += m[g] * p[g] * w[3 * G + g];
@@ -460,6 +246,51 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
     out[O_ACQ] = X;
     out[O_SPIN_ACQ] = X > 0 ? 1e6 * spin / X : 0.0;
     out[O_COLL] = X * fmin(1.0, coll);
+}
+
+/* Several zones at a hold SCV c2 the chain can afford (models/README.md, spinlock, "Zone 1
+ * exactly"). w: [14 G] scratch. Zone 1's waiting and collisions from its chain, the part
+ * without handoff scaled by the chain's own error at c2 = 1 without handoff, where MVA is
+ * exact (product form): the exponential time between visits is the one approximation, and its
+ * factor is carried to other c2 (so c2 -> 1 and h -> 0 meet exact MVA continuously); the
+ * handoff's increment of the waiting is the chain's, unscaled. With a handoff (rel not NULL)
+ * also the outputs with the rest relaxed ("Handoff"), scaled by the same factor at h = 0. */
+static int zones_eval(unsigned long N, double Z, double S, double c2, double h, size_t G,
+                      const double *m, const double *p, int chain, double *w, double *out,
+                      double *rel)
+{
+    double X;
+    spin_mva(N, Z, S, c2, h, G, m, p, w, &X, NULL); /* w: Q, U of population N - 1; T, R at N */
+    zone1 a = {0.0, 0.0, -1.0}, ar = a;
+    if (chain && Z > 0.0 && (c2 != 1.0 || h > 0.0)) {
+        double *w1 = w + 4 * G, *w0 = w + 8 * G, X1;
+        zone1 r, a0 = {0.0, 0.0, 0.0};
+        spin_mva(N, Z, S, 1.0, 0.0, G, m, p, w1, &X1, NULL); /* exact MVA: the reference */
+        if (dominant_zone(N, Z, S, c2, h, G, m, p, w, &a) ||
+            dominant_zone(N, Z, S, 1.0, 0.0, G, m, p, w1, &r))
+            return ZVP_ENOMEM;
+        if (h > 0.0) { /* the same without handoff: the part the factor applies to */
+            spin_mva(N, Z, S, c2, 0.0, G, m, p, w0, &X1, NULL);
+            if (dominant_zone(N, Z, S, c2, 0.0, G, m, p, w0, &a0))
+                return ZVP_ENOMEM;
+        } else {
+            a0 = a;
+        }
+        const double Wm = w1[3 * G] - S, Um = w1[G], W0 = a0.W * (r.W > 0.0 ? Wm / r.W : 1.0);
+        a.W += W0 - a0.W;
+        a.col = fmin(1.0, a.col + a0.col * ((r.col > 0.0 ? Um / r.col : 1.0) - 1.0));
+        if (h > 0.0 && rel) { /* the relaxed rest, its own error at h = 0 scaled out */
+            double Wr0, ETr0;
+            ar.col = a.col;
+            if (relaxed_zone(N, Z, S, c2, h, G, m, p, &ar.W, &ar.ET) ||
+                relaxed_zone(N, Z, S, c2, 0.0, G, m, p, &Wr0, &ETr0))
+                return ZVP_ENOMEM;
+            ar.W = Wr0 > 0.0 ? W0 * ar.W / Wr0 : W0 + ar.W - Wr0;
+        }
+    }
+    zones_outputs(N, Z, G, m, p, w, X, a, out);
+    if (rel)
+        zones_outputs(N, Z, G, m, p, w, X, ar.col >= 0.0 ? ar : a, rel);
     return ZVP_SUCCESS;
 }
 
@@ -476,7 +307,7 @@ static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, do
     double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
     if (!w)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-    spin_exact(N, (Z + (1.0 - p1) * S) / p1, S, c2, h, w, &X1, &ET, &pi0);
+    zvp_spinlock_exact(N, (Z + (1.0 - p1) * S) / p1, S, c2, h, w, &X1, &ET, &pi0);
     free(w);
     const double X = X1 / p1, u1 = fmin(1.0, X1 * ET);
     const double spin = fmax(0.0, (double)N - X * Z - u1 - X * (1.0 - p1) * S);
@@ -504,8 +335,9 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     double *m = buf, *p = buf + G;
     zone_classes(L, skew, G, m, p);
     /* past the budget (c2 < 0) the MVA alone, with the requested SCV */
+    double rel[N_O] = {0}, col[N_O] = {0};
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
-                        out);
+                        out, h > 0.0 ? rel : NULL);
     const double p1 = p[0];
     double q2 = 0.0;
     for (size_t g = 1; g < G; g++)
@@ -515,12 +347,16 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     free(buf);
     if (rc)
         return zvp_fail(err, rc, "spinlock: out of memory");
-    double col[N_O] = {0};
+    const double frozen = out[O_SPIN]; /* the symmetric state, the rest frozen */
+    for (int i = 0; h > 0.0 && i < O_BI; i++) /* halfway to the relaxed rest ("Handoff") */
+        out[i] += RELAX_WEIGHT * (rel[i] - out[i]);
     out[O_BI] = 0.0;
     if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
         if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
             return rc;
-        col[O_BI] = 1.0;
+        /* bistable: a collapsed state exists that spins more than the symmetric one; the
+         * answer is the larger of the two ("Collapse") */
+        col[O_BI] = out[O_BI] = col[O_SPIN] > frozen ? 1.0 : 0.0;
         if (col[O_SPIN] > out[O_SPIN])
             memcpy(out, col, sizeof col);
     }
@@ -552,7 +388,7 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
     if (N == 2 && L > 1) /* work 0 as its limit (the chain needs a finite request rate) */
         return spinlock_two(L, pr[P_SKEW], Z > 0.0 ? Z : 1e-7 * S, S, pr[P_SCV], h, out, err);
-    const double c2x = exact_scv(N, c2, budget);
+    const double c2x = zvp_spinlock_exact_scv(N, c2, budget);
     if (c2x > 0.0 && c2x != c2) {
         /* near-constant holds past the budget: linear in c2 between the constant hold (whose
          * chain costs a binomial per state) and Erlang-k_cap (SCV c2x = 1/k_cap) */
@@ -656,31 +492,15 @@ const zvp_model zvp_model_spinlock = {
     "it. One zone exact (finite-source M/G/1 departure chain, handoff included), two CPUs "
     "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
-    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact), "
-    "or with a handoff the collapsed state when it spins more; `zvmperf simulate spinlock` "
-    "simulates it.",
+    "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact; "
+    "with a handoff halfway to the rest relaxed by Norton's theorem), or with a handoff the "
+    "collapsed state when it spins more; `zvmperf simulate spinlock` simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
-    "et al., Quantitative System Performance, 1984); models/README.md, spinlock",
+    "et al., Quantitative System Performance, 1984; Norton's theorem: Chandy, Herzog & Woo, "
+    "IBM J. Res. Dev. 19, 1975); models/README.md, spinlock",
     N_P, spinlock_params,
     N_O, spinlock_outputs,
     spinlock_eval,
     &spinlock_sim,
 };
-
-/* The exact one-lock chain for other models (models/spinlock.h): the same functions, exposed. */
-void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
-                        double *X, double *ET, double *pi0)
-{
-    spin_exact(N, Z, S, c2, h, w, X, ET, pi0);
-}
-
-double zvp_spinlock_exact_cost(unsigned long N, double c2)
-{
-    return exact_cost(N, c2);
-}
-
-double zvp_spinlock_exact_scv(unsigned long N, double c2, double budget)
-{
-    return exact_scv(N, c2, budget);
-}

@@ -17,6 +17,15 @@
 void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
                         double *X, double *ET, double *pi0);
 
+/*
+ * zvp_spinlock_exact_ld - the same chain with the CPUs away from the lock coming at the
+ * load-dependent rate lam[i] when i are away (lam: [N + 1], lam[i] > 0 for i >= 1; NULL: i / Z,
+ * zvp_spinlock_exact). Also writes R, the mean time at the lock (spin + hold) per acquisition.
+ * Pure.
+ */
+void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double S, double c2,
+                           double h, double *w, double *X, double *ET, double *pi0, double *R);
+
 /* Scratch size (doubles) and work ((phases + 1) N^2 / 2 inner steps) of zvp_spinlock_exact. */
 #define ZVP_SPINLOCK_EXACT_SCRATCH(N) (9 * (size_t)(N) + 7)
 double zvp_spinlock_exact_cost(unsigned long N, double c2);
