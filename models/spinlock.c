@@ -351,7 +351,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     for (int i = 0; h > 0.0 && i < O_BI; i++) /* halfway to the relaxed rest ("Handoff") */
         out[i] += RELAX_WEIGHT * (rel[i] - out[i]);
     out[O_BI] = 0.0;
-    if (h > 0.0 && Z > 0.0 && c2 >= 0.0) {
+    if (h > 0.0 && N > 1 && c2 >= 0.0) { /* one CPU never collides: no collapse */
         if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
             return rc;
         /* bistable: a collapsed state exists that spins more than the symmetric one; the
@@ -384,10 +384,14 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
 {
     const unsigned long N = (unsigned long)pr[P_CPUS];
     const size_t L = (size_t)pr[P_ZONES];
-    const double Z = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
+    const double Zin = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
     if (N == 2 && L > 1) /* work 0 as its limit (the chain needs a finite request rate) */
-        return spinlock_two(L, pr[P_SKEW], Z > 0.0 ? Z : 1e-7 * S, S, pr[P_SCV], h, out, err);
+        return spinlock_two(L, pr[P_SKEW], Zin > 0.0 ? Zin : 1e-7 * S, S, pr[P_SCV], h, out,
+                            err);
+    /* several zones: work 0 as its limit, as for two CPUs (zone 1's chain and the collapsed
+     * state need a finite request rate; continuous as work_us -> 0) */
+    const double Z = Zin > 0.0 || L == 1 || N == 1 ? Zin : 1e-7 * S;
     const double c2x = zvp_spinlock_exact_scv(N, c2, budget);
     if (c2x > 0.0 && c2x != c2) {
         /* near-constant holds past the budget: linear in c2 between the constant hold (whose

@@ -310,6 +310,20 @@ static void test_spinlock_handoff_collapse(void)
                               ZVP_SUCCESS);
         CU_ASSERT_EQUAL(b[5], 0.0);
     }
+    /* one CPU never collides, whatever the handoff (review: the collapsed state won on rounding
+     * noise, bistable 1 and 78,583 collisions/s at handoff 1e-9 us) */
+    CU_ASSERT_EQUAL_FATAL(spin_eval(1, 0.12754866279626625, 0.031076911470425277, 4, 4, 1.5, 1e-9,
+                                    b), ZVP_SUCCESS);
+    CU_ASSERT(b[5] == 0.0 && b[4] == 0.0 && b[0] == 0.0);
+    /* work 0 is the limit of work -> 0 (review: 1236 % symmetric at 0, 1445 % collapsed at
+     * 1e-9 us); simulated at work 0 (16 CPUs, 4 zones, handoff 0.3 us, 4 x 4e5 events):
+     * 1442.15 % [1441.92, 1442.37] */
+    double b0[6];
+    CU_ASSERT_EQUAL_FATAL(spin_eval(16, 0, 1, 1, 4, 0, 0.3, b0), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(16, 1e-9, 1, 1, 4, 0, 0.3, b), ZVP_SUCCESS);
+    for (int k = 0; k < 6; k++)
+        CU_ASSERT(fabs(b0[k] - b[k]) <= 1e-6 * fabs(b[k]) + 1e-12);
+    CU_ASSERT(fabs(b0[0] - 1442.15) <= 0.05 * 1442.15 + 0.23);
     /* one CPU never waits: spin exactly 0, several zones and a handoff included */
     double out[6];
     CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 0.5, 4, 0, 0.2, out), ZVP_SUCCESS);
