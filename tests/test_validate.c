@@ -254,7 +254,8 @@ static void test_dependent_file(void)
                       "[match]\nmean_in_system = mean_in_system\nmean_in_queue = mean_in_system\n";
     char text[2048];
     snprintf(text, sizeof text,
-             "%s[dependent]\nmean_in_queue = mean_in_system * mean_in_system / (1 + mean_in_system)\n",
+             "%s[dependent]\n"
+             "mean_in_queue = mean_in_system * mean_in_system / (1 + mean_in_system)\n",
              two);
     zvp_test_write_fit("dep_ok", text, path, sizeof path);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_read(path, &fit, &err), ZVP_SUCCESS);
@@ -377,7 +378,8 @@ int zvp_test_register_validate(void)
         !CU_add_test(s, "[dependent] in fit files", test_dependent_file) ||
         !CU_add_test(s, "M/M/1 elasticities", test_sensitivity_mm1) ||
         !CU_add_test(s, "arguments", test_validate_args) ||
-        !CU_add_test(s, "a measured value below 1e-100 with relative residuals", test_tiny_measured))
+        !CU_add_test(s, "a measured value below 1e-100 with relative residuals",
+                     test_tiny_measured))
         return -1;
     return 0;
 }
