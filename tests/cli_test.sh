@@ -916,5 +916,12 @@ assert lo[1] <= f["paging_util_pct"][1] <= hi[1], (lo, hi)
 PYEOF
 then ok; else bad "sweep mc unstable centre: status 2, NaN bounds, a note: $e"; fi
 
+# --- clifix (review 4): F14 the command column of --help leaves two spaces after every name
+# (help2man makes one man-page paragraph per row only then)
+h=$("$ZVP" --help | sed -n '/^Commands:/,/^$/p' | sed '1d;$d')
+if [ "$(printf '%s\n' "$h" | wc -l)" -ge 11 ] && ! printf '%s\n' "$h" | grep -qvE '^  [a-z]+  +[a-z(]' &&
+   [ "$(printf '%s\n' "$h" | awk '{ match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u | wc -l)" -eq 1 ]; then ok
+else bad "--help command column: $h"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
