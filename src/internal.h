@@ -49,8 +49,10 @@ char *zvp_strdup(const char *s);
  * axes): optional blanks, an optional sign, decimal digits with an optional decimal point
  * (at least one digit), an optional exponent e/E[sign]digits, optional trailing blanks
  * (space, tab, CR, LF). Nothing else: no hexadecimal ("0x10"), no "inf"/"infinity"/"nan",
- * no empty string. The value must be finite: "1e400" (overflow) is refused; a value below
- * the smallest double rounds to a subnormal or zero as strtod rounds it.
+ * no empty string. The value must be finite: "1e400" (overflow) is refused, and so is a
+ * nonzero text that underflows to zero ("1e-400", "-3e-330"); a value between the smallest
+ * subnormal and the smallest normal double (about 4.9e-324 to 2.2e-308) rounds to a subnormal
+ * as strtod rounds it (the kernels' range checks judge such inputs).
  * zvp_parse_double: 0 and *out set on success; -1 (and *out untouched) otherwise.
  */
 int zvp_parse_double(const char *s, double *out);

@@ -165,16 +165,15 @@ static void test_group_folds(void)
     CU_ASSERT_EQUAL(zvp_fit_validate(fit, &o, &v, &err), ZVP_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "storage_gb"));
     CU_ASSERT_PTR_NULL(v);
-    /* one group only */
+    /* one group only: one fold holds every row, nothing is left to refit: refused (no NaN
+     * cross-validated error), the message naming the scheme and the one value */
     static const char *const same[N_LAMBDA] = {"x", "x", "x", "x", "x", "x"};
     o.group_keys = same;
-    v = validate_ok(fit, &o);
-    CU_ASSERT_EQUAL(zvp_validation_n_folds(v), 1);
-    CU_ASSERT_EQUAL(zvp_validation_fold_status(v, 0), ZVP_FOLD_TOO_FEW);
-    CU_ASSERT_PTR_NOT_NULL(strstr(zvp_validation_fold_message(v, 0), "no row left"));
-    CU_ASSERT(isnan(zvp_validation_cv_mape_all(v)));
-    CU_ASSERT_EQUAL(zvp_validation_coverage_pct(v), 0.0);
-    CU_ASSERT_EQUAL(zvp_validation_worst(v, NULL, NULL, NULL), -1);
+    v = NULL;
+    CU_ASSERT_EQUAL(zvp_fit_validate(fit, &o, &v, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NULL(v);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "scheme group:(keys)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "one value ('x') in all 6 rows"));
     zvp_validation_free(v);
     zvp_fit_free(fit);
     /* from a fit file: the join-key column of tests/data/fit_mm1_join.ini's data */
@@ -239,43 +238,46 @@ static void test_saturated(void)
     zvp_validation_coverage_counts(v, &cells, &with, &cov);
     CU_ASSERT_EQUAL(cells, 2);
     CU_ASSERT_EQUAL(with, 0);
-    CU_ASSERT_EQUAL(zvp_validation_coverage_pct(v), 0.0);
+    CU_ASSERT(isnan(zvp_validation_coverage_pct(v))); /* no interval: undefined, not 0 % */
     zvp_validation_free(v);
     zvp_fit_free(fit);
 }
 
-/* [dependent] in a fit file: a whole output, errors naming the problem. */
+/* [dependent] in a fit file: a whole output, errors naming the problem. (mean_in_queue reads
+ * the mean_in_system column: a stand-in measurement within the output's range [0, inf).) */
 static void test_dependent_file(void)
 {
     char path[512];
     zvp_fit *fit = NULL;
     zvp_error err;
     const char *two = "[fit]\nmodel = mmc\ndata = ../data/mm1_exact.csv\n" FIT_FIXED FREE_OK
-                      "[match]\nmean_in_system = mean_in_system\nutilization = mean_in_system\n";
+                      "[match]\nmean_in_system = mean_in_system\nmean_in_queue = mean_in_system\n";
     char text[2048];
-    snprintf(text, sizeof text, "%s[dependent]\nutilization = mean_in_system / (1 + mean_in_system)\n",
+    snprintf(text, sizeof text,
+             "%s[dependent]\n"
+             "mean_in_queue = mean_in_system * mean_in_system / (1 + mean_in_system)\n",
              two);
     zvp_test_write_fit("dep_ok", text, path, sizeof path);
     CU_ASSERT_EQUAL_FATAL(zvp_fit_read(path, &fit, &err), ZVP_SUCCESS);
     /* both outputs read the mean_in_system column (r4 empty): 2 (n - 1) measured cells, the
-     * n - 1 utilization cells dependent */
+     * n - 1 mean_in_queue cells dependent */
     CU_ASSERT_EQUAL(zvp_fit_n_independent(fit), zvp_fit_n_rows(fit) - 1);
     CU_ASSERT_EQUAL(zvp_fit_cell_dependent(fit, 0, 1), 1);
     CU_ASSERT_EQUAL(zvp_fit_cell_dependent(fit, 0, 0), 0);
     zvp_fit_free(fit);
-    snprintf(text, sizeof text, "%s[dependent]\nutilization = mean_in_system / nonsense\n", two);
+    snprintf(text, sizeof text, "%s[dependent]\nmean_in_queue = mean_in_system / nonsense\n", two);
     zvp_test_write_fit("dep_bad", text, path, sizeof path);
     CU_ASSERT_EQUAL(zvp_fit_read(path, &fit, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'nonsense'"));
-    snprintf(text, sizeof text, "%s[dependent]\nutilization = mean_in_system\n"
-             "mean_in_system = utilization\n", two);
+    snprintf(text, sizeof text, "%s[dependent]\nmean_in_queue = mean_in_system\n"
+             "mean_in_system = mean_in_queue\n", two);
     zvp_test_write_fit("dep_cycle", text, path, sizeof path);
     CU_ASSERT_EQUAL(zvp_fit_read(path, &fit, &err), ZVP_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "itself declared dependent"));
-    snprintf(text, sizeof text, "%s[dependent]\nr2.utilization = 0.2\nbogus.utilization = 1\n", two);
+    snprintf(text, sizeof text, "%s[dependent]\nr2.mean_in_queue = 0.2\nbogus.mean_in_queue = 1\n", two);
     zvp_test_write_fit("dep_row", text, path, sizeof path);
     CU_ASSERT_EQUAL(zvp_fit_read(path, &fit, &err), ZVP_EPARSE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "bogus.utilization"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "bogus.mean_in_queue"));
 }
 
 /* M/M/1 elasticities against their closed forms at rho = 0.8. */
@@ -346,6 +348,25 @@ static void test_validate_args(void)
     zvp_fit_free(fit);
 }
 
+/* A measured value too small for a relative residual ((f - y) / |y| overflows the cost) is
+ * refused before the fit runs, as a measured 0 is; absolute residuals take it. */
+static void test_tiny_measured(void)
+{
+    double y[2] = {1e-200, 1.0 / (MU_TRUE - LAMBDA[1])};
+    zvp_fit *fit = mm1_fit(y, 2);
+    zvp_fit_result *res = NULL;
+    zvp_fit_parameters pp = zvp_fit_default_parameters();
+    zvp_error err;
+    CU_ASSERT_EQUAL(zvp_fit_run(fit, &res, &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NULL(res);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "row 1 (row 1) measures response_s = 1e-200"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "below 1e-100 in magnitude"));
+    pp.residual = ZVP_FIT_ABSOLUTE;
+    CU_ASSERT_EQUAL(zvp_fit_run_with(fit, &pp, &res, &err), ZVP_SUCCESS);
+    zvp_fit_result_free(res);
+    zvp_fit_free(fit);
+}
+
 int zvp_test_register_validate(void)
 {
     CU_pSuite s = CU_add_suite("validate", NULL, NULL);
@@ -356,7 +377,9 @@ int zvp_test_register_validate(void)
         !CU_add_test(s, "saturated fit and too-few folds", test_saturated) ||
         !CU_add_test(s, "[dependent] in fit files", test_dependent_file) ||
         !CU_add_test(s, "M/M/1 elasticities", test_sensitivity_mm1) ||
-        !CU_add_test(s, "arguments", test_validate_args))
+        !CU_add_test(s, "arguments", test_validate_args) ||
+        !CU_add_test(s, "a measured value below 1e-100 with relative residuals",
+                     test_tiny_measured))
         return -1;
     return 0;
 }

@@ -344,10 +344,10 @@ zvp_validate_options zvp_validate_default_options(void);
  * interval (its cells count as not covered). A fold that cannot be fitted is kept with its
  * status and message.
  * @param opt  NULL: zvp_validate_default_options().
- * @return ZVP_SUCCESS (even when folds fail: see their status); ZVP_EINVAL (NULL fit or out,
- *         an option out of range, GROUP without keys, a column the fit does not keep); the
- *         full fit's status when it fails; ZVP_ENOMEM. One row (or one group) gives one fold
- *         with status ZVP_FOLD_TOO_FEW (no row left to fit).
+ * @return ZVP_SUCCESS (even when some folds fail: see their status); ZVP_EINVAL (NULL fit or
+ *         out, an option out of range, GROUP without keys, a column the fit does not keep; one
+ *         row, or one group, so that a single fold holds every row; no fold could be refitted,
+ *         every one too small or failed); the full fit's status when it fails; ZVP_ENOMEM.
  */
 int zvp_fit_validate(const zvp_fit *fit, const zvp_validate_options *opt, zvp_validation **out,
                      zvp_error *err);
@@ -367,7 +367,8 @@ double zvp_validation_cv_mape_all(const zvp_validation *v);
 /** Independent measured cells minus free parameters (negative: fewer cells than parameters). */
 long zvp_validation_dof_effective(const zvp_validation *v);
 /** Share (%) of the held-out measured cells inside their prediction interval; cells of folds
- *  without an interval (dof 0, failed) count as not covered. */
+ *  without an interval (dof 0, failed) count as not covered. NaN (undefined) when no
+ *  held-out cell has an interval. */
 double zvp_validation_coverage_pct(const zvp_validation *v);
 /** Held-out measured cells, those with an interval, those covered. */
 void zvp_validation_coverage_counts(const zvp_validation *v, size_t *cells, size_t *with_interval,

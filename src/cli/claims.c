@@ -40,7 +40,8 @@ const char cli_help_claims[] =
     "  -h, --help     this help\n"
     "  --             end of options (a file whose name starts with '-')\n"
     "\n"
-    "Exit 4 when any evaluated claim fails (see below).\n";
+    "Exit 4 when any evaluated claim fails; 2 when a FILE holds no claim or --kind/--id\n"
+    "select none (an empty selection is an error, not a pass; see below).\n";
 
 enum { O_KIND, O_ID, N_OPTS };
 static const cli_option opts[N_OPTS] = {{"kind", 0, 1, 0}, {"id", 0, 1, 1}};
@@ -125,6 +126,46 @@ static int run(const cli_ctx *c, const cli_args *a, const zvp_claims *set, json_
     return 0;
 }
 
+/* Every FILE holds a claim, and the filters select at least one: an empty selection would
+ * report "0 evaluated" and pass whatever the models do. */
+static int check_nonempty(const cli_ctx *c, const cli_args *a, const zvp_claims *set)
+{
+    zvp_error err;
+    zvp_claim_info in;
+    size_t n = zvp_claims_count(set), chosen = 0;
+    char filters[512] = "", why[512] = "";
+    for (size_t f = 0; f < a->n_pos; f++) {
+        size_t i = 0;
+        for (; i < n; i++)
+            if (zvp_claims_info(set, i, &in, &err) == ZVP_SUCCESS &&
+                strcmp(in.file, a->pos[f]) == 0)
+                break;
+        if (i == n)
+            return cli_error(c, ZVP_EINVAL, "%s holds no claim (only a header, comments or blank "
+                             "lines): nothing to evaluate", a->pos[f]);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (zvp_claims_info(set, i, &in, &err) == ZVP_SUCCESS && selected(a, &in))
+            chosen++;
+    if (chosen)
+        return 0;
+    if (a->value[O_KIND])
+        snprintf(filters, sizeof filters, "--kind %s", a->value[O_KIND]);
+    for (size_t k = 0; k < a->n_items; k++) {
+        long i;
+        size_t len = strlen(filters), wl = strlen(why);
+        if (a->item_opt[k] != O_ID)
+            continue;
+        snprintf(filters + len, sizeof filters - len, "%s--id %s", len ? " " : "",
+                 a->item_val[k]);
+        if ((i = zvp_claims_index(set, a->item_val[k], &err)) >= 0 &&
+            zvp_claims_info(set, (size_t)i, &in, &err) == ZVP_SUCCESS)
+            snprintf(why + wl, sizeof why - wl, "%s%s is %s", wl ? ", " : "", in.id, in.kind);
+    }
+    return cli_error(c, ZVP_EINVAL, "%s select no claim of the %zu read%s%s%s: nothing to evaluate",
+                     filters, n, why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
 /* --kind and --id must name something. */
 static int check_selection(const cli_ctx *c, const cli_args *a, const zvp_claims *set)
 {
@@ -135,7 +176,7 @@ static int check_selection(const cli_ctx *c, const cli_args *a, const zvp_claims
     for (size_t i = 0; i < a->n_items; i++)
         if (a->item_opt[i] == O_ID && zvp_claims_index(set, a->item_val[i], &err) < 0)
             return cli_lib_error(c, &err);
-    return 0;
+    return check_nonempty(c, a, set);
 }
 
 static int finish(const cli_ctx *c, json_t *doc, json_t *list, const tally *t, size_t models)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "internal.h"
 
 const char cli_help_eval[] =
     "Usage: zvmperf eval MODEL [NAME=VALUE ...] [--interval LEVEL [--method delta|mc]\n"
@@ -250,6 +251,14 @@ static int split_ranges(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
         zvp_error_clear(&e);
         if ((k = zvp_model_param_index(m, g->name, &e)) < 0)
             return cli_lib_error(c, &e);
+        if (g->lo < m->params[k].min || g->hi > m->params[k].max) {
+            char a[32], b[32];
+            return cli_error(c, ZVP_EINVAL, "%s: parameter %s = %s is out of range [%s, %s] "
+                             "(unit %s; both ends of a range must lie in it)", m->name, g->name,
+                             eq + 1, zvp_fmt_num(m->params[k].min, a, sizeof a),
+                             zvp_fmt_num(m->params[k].max, b, sizeof b),
+                             m->params[k].unit);
+        }
         if (zvp_model_file_set(mf, g->name, m->params[k].integer ? floor(0.5 * (g->lo + g->hi))
                                                                   : 0.5 * (g->lo + g->hi), &e))
             return cli_lib_error(c, &e);

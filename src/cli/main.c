@@ -49,8 +49,13 @@ static void overview(FILE *fp)
                 "       zvmperf --help | --version | help COMMAND\n"
                 "Model z/VM memory management with queueing models: evaluate, sweep and calibrate\n"
                 "the models, and solve queueing networks.\n\nCommands:\n");
+    /* one column, two spaces after the longest name: help2man (the man page) needs them */
+    int width = 0;
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        if ((int)strlen(commands[i].name) > width)
+            width = (int)strlen(commands[i].name);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(fp, "  %-*s  %s\n", width, commands[i].name, commands[i].summary);
     fprintf(fp,
             "\nOptions:\n"
             "  -h, --help      print this help (COMMAND --help: the command's help) and exit\n"

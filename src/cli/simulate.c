@@ -330,8 +330,8 @@ static int run_options(const solve_opts *o, const cli_args *a, zvp_sim_options *
     if (a->value[O_SEED] &&
         (rc = solve_double(o, "seed", a->value[O_SEED], 0, 9007199254740992.0, 0, &p)) == 0) {
         if (p != floor(p))
-            return solve_bad(o, "--%s = %s is out of range %s", "seed", a->value[O_SEED],
-                             "[0, 2^53] (an integer)");
+            return solve_bad(o, "--%s = %s is not a whole number (allowed: %s)", "seed",
+                             a->value[O_SEED], "an integer in [0, 2^53]");
         so->seed = (uint64_t)p;
     } else if (a->value[O_SEED]) {
         return rc;

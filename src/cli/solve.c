@@ -150,8 +150,12 @@ int solve_ulong(const solve_opts *o, const char *name, const char *s, unsigned l
     if (cli_number(s, &v) != 0)
         return cli_error(o->c, ZVP_EINVAL, "--%s = '%s' is not a number (allowed range %s)", name,
                          s, range);
-    if (v != floor(v) || v < (double)lo || v > (double)hi)
+    if (v < (double)lo || v > (double)hi)
         return solve_bad(o, "--%s = %s is out of range %s", name, s, range);
+    if (v != floor(v)) {
+        snprintf(range, sizeof range, "an integer in [%lu, %lu]", lo, hi);
+        return solve_bad(o, "--%s = %s is not a whole number (allowed: %s)", name, s, range);
+    }
     *out = (unsigned long)v;
     return 0;
 }

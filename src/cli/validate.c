@@ -17,8 +17,10 @@ const char cli_help_validate[] =
     "in-sample and cross-validated (CV) MAPE per output and overall, the effective degrees of\n"
     "freedom (independent measured cells - free parameters; cells declared in [dependent] are\n"
     "not independent), the coverage of the 90% prediction intervals on the held-out cells (a\n"
-    "fold with no degree of freedom has no interval: its cells count as not covered), every\n"
-    "fold with its status (a fold that cannot be fitted is listed, not skipped), every row\n"
+    "fold with no degree of freedom has no interval: its cells count as not covered; n/a,\n"
+    "JSON null, when no held-out cell has one), every fold with its status (a fold that\n"
+    "cannot be fitted is listed, not skipped; a scheme whose one fold holds every row, or\n"
+    "whose every fold is too small or fails, is an error, exit 2), every row\n"
     "with its data file and held-out MAPE, the worst held-out cell, and the knife-edges of the\n"
     "calibrated point (|d ln output / d ln parameter| > 3 at a row, for the matched outputs).\n"
     "Writes no file.\n"
@@ -114,6 +116,7 @@ static int print_json(const char *path, const zvp_fit *fit, const zvp_validation
     size_t nm = zvp_validation_n_matched(v), cells, with, cov, wi, wj;
     double wape;
     const char *nopred = "no held-out prediction (every fold of these cells failed)";
+    const char *nocov = "undefined: no held-out cell has a prediction interval";
     json_t *d = cli_json_doc("validate"), *outs = json_array(), *folds = json_array(),
            *rows = json_array(), *knives = json_array();
     zvp_validation_coverage_counts(v, &cells, &with, &cov);
@@ -130,7 +133,7 @@ static int print_json(const char *path, const zvp_fit *fit, const zvp_validation
     cli_json_set(d, "saturated", json_boolean(zvp_fit_result_saturated(res)));
     if (zvp_fit_result_saturated(res))
         cli_json_set(d, "stderr_note", json_string("saturated: standard errors undefined"));
-    cli_json_set(d, "coverage_90_pct", cli_json_qty(zvp_validation_coverage_pct(v), "%", NULL));
+    cli_json_set(d, "coverage_90_pct", cli_json_qty(zvp_validation_coverage_pct(v), "%", nocov));
     cli_json_set(d, "coverage", json_pack("{s:I, s:I, s:I}", "cells", (json_int_t)cells,
                                           "with_interval", (json_int_t)with, "covered",
                                           (json_int_t)cov));
@@ -187,8 +190,12 @@ static void print_text(const char *path, const zvp_fit *fit, const zvp_validatio
            zvp_validation_dof_effective(v), zvp_fit_n_independent(fit), cells, zvp_fit_n_free(fit));
     if (zvp_fit_result_saturated(zvp_validation_full(v)))
         printf("  saturated: standard errors undefined\n");
-    printf("  coverage of the 90%% prediction intervals %.4g %% (%zu of %zu held-out cells; %zu "
-           "with an interval)\n", zvp_validation_coverage_pct(v), cov, cells, with);
+    double cpct = zvp_validation_coverage_pct(v);
+    char ctext[48] = "n/a";
+    if (!isnan(cpct))
+        snprintf(ctext, sizeof ctext, "%.4g %%", cpct);
+    printf("  coverage of the 90%% prediction intervals %s (%zu of %zu held-out cells; %zu "
+           "with an interval)\n", ctext, cov, cells, with);
     printf("\n  %-28s %14s %10s\n", "output", "in-sample MAPE", "CV MAPE");
     for (size_t j = 0; j < nm; j++)
         printf("  %-28s %12.4g %% %8.4g %%\n", m->outputs[zvp_fit_matched_output(fit, j)].name,

@@ -14,6 +14,12 @@
  * result (EUNSTABLE, EINVAL, non-finite output): the trust region then backs off. */
 #define ZVP_FIT_PENALTY 1e3
 
+/* The smallest |measured value| a relative residual (f - y) / |y| uses: below it the residual
+ * of a model value of ordinary size squares beyond the double range (1e-200 with f ~ 100 gives
+ * r^2 ~ 1e404), and the fit can reach no finite cost. Such a cell is refused as input, as a
+ * measured 0 is (use absolute residuals, a sigma, or the column in a larger unit). */
+#define ZVP_FIT_REL_MIN 1e-100
+
 /* At most this many free parameters (stack arrays in the engine). */
 #define ZVP_FIT_MAX_FREE 64
 

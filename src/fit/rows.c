@@ -4,6 +4,7 @@
  * (zvp_fit_add_row) with their [inputs] values and [match] measured values. Messages give
  * rows as "row <n> of <file>".
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,15 @@ static int select_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
     return ZVP_SUCCESS;
 }
 
+/* Can output d take the measured value y (a point, or x +- s) or meet the stated zone
+ * z[0]..z[1] (a bound or an interval: some value of the zone must lie in d's range)? */
+static int in_output_range(const zvp_param_desc *d, double y, const double *z)
+{
+    if (!isnan(z[0]))
+        return z[1] >= d->min && z[0] <= d->max;
+    return isnan(y) || (y >= d->min && y <= d->max); /* NaN: an empty cell, not measured */
+}
+
 /* Inputs and measured values of candidate c (label for messages). */
 static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const char *label,
                       double *in, double *y, double *zone, zvp_error *err)
@@ -249,6 +259,22 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
                             "%s: [match] %s = %s: row %zu of %s (%s) measures 0, which a "
                             "relative residual cannot use (set residual = absolute)", r->path,
                             m->outputs[mt->index].name, mt->column, dr + 1, dfile, label);
+        if (fit->params.residual == ZVP_FIT_RELATIVE && isnan(z[2]) &&
+            fabs(y[j]) < ZVP_FIT_REL_MIN)
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: [match] %s = %s: row %zu of %s (%s) measures '%s', below %g in "
+                            "magnitude, which a relative residual (f - y) / |y| cannot use: it "
+                            "overflows (set residual = absolute, or give the column in a larger "
+                            "unit)", r->path, m->outputs[mt->index].name, mt->column, dr + 1,
+                            dfile, label, text, ZVP_FIT_REL_MIN);
+        if (!in_output_range(&m->outputs[mt->index], y[j], z))
+            return zvp_fail(err, ZVP_EINVAL,
+                            "%s: [match] %s = %s: row %zu of %s (%s) measures '%s' (%g %s), "
+                            "outside the output's range [%g, %g] %s: no model value can match it",
+                            r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile,
+                            label, text, y[j], m->outputs[mt->index].unit,
+                            m->outputs[mt->index].min, m->outputs[mt->index].max,
+                            m->outputs[mt->index].unit);
     }
     return ZVP_SUCCESS;
 }

@@ -333,15 +333,17 @@ static int check_runnable(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_
     if (pp->residual == ZVP_FIT_RELATIVE)
         for (size_t i = 0; i < fit->n_rows; i++)
             for (size_t j = 0; j < fit->n_match; j++) {
-                double lo, hi, sigma;
+                double lo, hi, sigma, y = fit->measured[i * fit->n_match + j];
                 zvp_fit_cell(fit, i, j, &lo, &hi, &sigma);
-                if (isnan(sigma) && (fit->measured[i * fit->n_match + j] == 0.0 || lo == 0.0 ||
-                                     hi == 0.0))
+                /* 0, or below ZVP_FIT_REL_MIN in magnitude: (f - y) / |y| overflows */
+                if (isnan(sigma) && (fabs(y) < ZVP_FIT_REL_MIN || fabs(lo) < ZVP_FIT_REL_MIN ||
+                                     fabs(hi) < ZVP_FIT_REL_MIN))
                     return zvp_fail(err, ZVP_EINVAL,
-                                    "%s: row %zu (%s) measures %s = 0 (or a bound at 0), which a "
-                                    "relative residual cannot use (use absolute residuals or "
-                                    "give the cell a sigma)", name, i + 1,
-                                    fit->labels[i], fit->model->outputs[fit->match[j].index].name);
+                                    "%s: row %zu (%s) measures %s = %g (or a bound at 0 or below "
+                                    "%g in magnitude), which a relative residual cannot use (use "
+                                    "absolute residuals or give the cell a sigma)", name, i + 1,
+                                    fit->labels[i], fit->model->outputs[fit->match[j].index].name,
+                                    y, ZVP_FIT_REL_MIN);
             }
     return ZVP_SUCCESS;
 }

@@ -301,6 +301,43 @@ static void run_fold(const zvp_fit *fit, const zvp_fit_parameters *pp, vfold *fd
     zvp_fit_free(sub);
 }
 
+/* A single fold holds every row and leaves nothing to refit: a bad scheme for this fit
+ * (EINVAL naming the scheme, the column and its one value), found before any refit runs. */
+static int check_one_fold(const zvp_fit *fit, const zvp_validate_options *o,
+                          const zvp_validation *v, zvp_error *err)
+{
+    if (v->n_folds != 1)
+        return ZVP_SUCCESS;
+    if (o->scheme == ZVP_VALIDATE_LOO)
+        return zvp_fail(err, ZVP_EINVAL, "%s: validate: scheme loo: the fit has 1 row: holding "
+                        "it out leaves no row to fit (cross-validation needs at least 2 rows)",
+                        zvp_fit_name(fit));
+    return zvp_fail(err, ZVP_EINVAL, "%s: validate: scheme %s: %s has one value ('%s') in all "
+                    "%zu rows, so one fold holds every row and leaves no row to fit (group by a "
+                    "column with at least 2 values, or use --scheme loo)", zvp_fit_name(fit),
+                    v->scheme, o->group_keys ? "group_keys" : o->group_column, v->folds[0].key,
+                    fit->n_rows);
+}
+
+/* No fold could be refitted (every one too small or failed): the validation has no
+ * held-out prediction, so it is refused (EINVAL naming the scheme and the first fold's
+ * reason) instead of reporting a NaN cross-validated error. */
+static int check_usable_fold(const zvp_fit *fit, const zvp_validation *v, zvp_error *err)
+{
+    size_t too_few = 0;
+    for (size_t f = 0; f < v->n_folds; f++) {
+        if (v->folds[f].status == ZVP_FOLD_OK)
+            return ZVP_SUCCESS;
+        too_few += v->folds[f].status == ZVP_FOLD_TOO_FEW;
+    }
+    return zvp_fail(err, ZVP_EINVAL, "%s: validate: scheme %s: no fold could be refitted: "
+                    "%s of the %zu folds %s (fold '%s': %s)", zvp_fit_name(fit), v->scheme,
+                    too_few == v->n_folds ? "each" : "every one", v->n_folds,
+                    too_few == v->n_folds ? "leaves too few cells to fit"
+                                          : "is too small or its refit failed",
+                    v->folds[0].key, v->folds[0].message);
+}
+
 /* CV MAPE per output and overall, per row, the worst cell, coverage. */
 static void summarise(const zvp_fit *fit, zvp_validation *v)
 {
@@ -375,6 +412,10 @@ int zvp_fit_validate(const zvp_fit *fit, const zvp_validate_options *opt, zvp_va
         zvp_validation_free(v);
         return st;
     }
+    if ((st = check_one_fold(fit, &o, v, err))) {
+        zvp_validation_free(v);
+        return st;
+    }
     nf = v->n_folds;
     scratch_len = fit->model->n_params + fit->model->n_outputs + fit->n_match * (fit->n_free + 4);
     zvp_error_clear(&full_err);
@@ -404,6 +445,10 @@ int zvp_fit_validate(const zvp_fit *fit, const zvp_validate_options *opt, zvp_va
         st = full_st ? zvp_fit_fail_from(err, &full_err, "%s: validate: the full fit",
                                          zvp_fit_name(fit))
                      : zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
+        zvp_validation_free(v);
+        return st;
+    }
+    if ((st = check_usable_fold(fit, v, err))) {
         zvp_validation_free(v);
         return st;
     }
@@ -440,7 +485,9 @@ long zvp_validation_dof_effective(const zvp_validation *v) { return v ? v->dof_e
 
 double zvp_validation_coverage_pct(const zvp_validation *v)
 {
-    return v && v->cells ? 100.0 * (double)v->covered / (double)v->cells : NAN;
+    /* no held-out cell has an interval: coverage is undefined (NaN), not 0 % */
+    return v && v->cells && v->with_interval ? 100.0 * (double)v->covered / (double)v->cells
+                                             : NAN;
 }
 
 void zvp_validation_coverage_counts(const zvp_validation *v, size_t *cells, size_t *with_interval,

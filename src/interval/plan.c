@@ -114,9 +114,13 @@ static int plan_ranges(const zvp_model_file *mf, zvp_iv_plan *pl, zvp_error *err
             return zvp_fail(err, ZVP_ENOTFOUND, "interval: range %zu: '%s' is not a parameter "
                             "of model '%s'", r + 1, g->name ? g->name : "(NULL)", m->name);
         const zvp_param_desc *d = &m->params[k];
-        if (!(g->lo < g->hi && g->lo >= d->min && g->hi <= d->max))
-            return zvp_fail(err, ZVP_EINVAL, "interval: range %s = %g..%g: need lo < hi within "
-                            "[%g, %g]", g->name, g->lo, g->hi, d->min, d->max);
+        if (!(g->lo < g->hi && g->lo >= d->min && g->hi <= d->max)) {
+            char a[32], b[32], c[32], f[32];
+            return zvp_fail(err, ZVP_EINVAL, "interval: range %s = %s..%s is out of range "
+                            "[%s, %s] (need lo < hi, both in the parameter's range)", g->name,
+                            zvp_fmt_num(g->lo, a, sizeof a), zvp_fmt_num(g->hi, b, sizeof b),
+                            zvp_fmt_num(d->min, c, sizeof c), zvp_fmt_num(d->max, f, sizeof f));
+        }
         for (size_t a = 0; a < pl->n; a++)
             if (pl->idx[a] == (size_t)k)
                 return zvp_fail(err, ZVP_EINVAL, "interval: range %s = %g..%g: %s is a fitted "

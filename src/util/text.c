@@ -71,6 +71,15 @@ static const char *scan_number(const char *s, int integer)
     return p;
 }
 
+/* Does the number scanned from s have a nonzero digit before its exponent? */
+static int nonzero_mantissa(const char *s)
+{
+    for (; *s && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '1' && *s <= '9')
+            return 1;
+    return 0;
+}
+
 int zvp_parse_double(const char *s, double *out)
 {
     if (!s || !out)
@@ -83,6 +92,8 @@ int zvp_parse_double(const char *s, double *out)
     double v = strtod(s, &stop);
     if (stop != end || !isfinite(v)) /* stop != end: a locale with another decimal point */
         return -1;
+    if (v == 0.0 && nonzero_mantissa(s))
+        return -1; /* underflow: "1e-400" is not zero, yet strtod reads it as 0 */
     /* -0 reads as 0 (and 0 is what every writer prints), so values round-trip bit for bit */
     *out = v == 0.0 ? 0.0 : v;
     return 0;
