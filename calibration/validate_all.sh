@@ -26,6 +26,7 @@ pct = lambda k: "%.3g %%" % d[k]["value"] if d.get(k) and d[k].get("value") is n
 folds = d.get("folds", [])
 ok = sum(1 for x in folds if x.get("status") == "ok")
 print("| %s | %s | %s | %s | %s | %s | %d of %d |" % (name, d.get("scheme", "loo"), pct("in_sample_mape_pct"),
-      pct("cv_mape_pct"), d.get("dof_effective", ""), pct("coverage_90_pct"), ok, len(folds)))
+      pct("cv_mape_pct"), d.get("dof_effective", ""),
+      pct("coverage_90_pct").replace("not possible", "n/a"), ok, len(folds)))
 ' "$f"
 done

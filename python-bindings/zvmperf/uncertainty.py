@@ -201,7 +201,8 @@ class Validation:
     """Outcome of validate (a plain copy; nothing to close). Attributes: fit (path), model,
     scheme ('loo' or 'group:COLUMN'), level, in_sample_mape_pct, cv_mape_pct (overall, %),
     dof_effective (independent cells - free parameters), independent_cells, free,
-    saturated, coverage_90_pct (share of held-out cells inside their prediction interval, %),
+    saturated, coverage_90_pct (share of held-out cells inside their prediction interval, %; NaN when
+    no held-out cell has an interval),
     coverage (cells, with_interval, covered), outputs (name -> OutputScore), rows [RowScore
     (id, data_file, fold, cv_mape_pct)], folds [Fold (key, held_out, status 'ok' |
     'too_few_cells' | 'failed', message, dof)], predicted / lo / hi (arrays [rows, matched
