@@ -24,6 +24,11 @@ static void test_floor_decimals(void)
         CU_ASSERT_EQUAL(zvp_measure_decimals(ok[k].text, &d), 0);
         CU_ASSERT_EQUAL(d, ok[k].dec);
     }
+    /* extreme exponents (review): no overflow of the decimal count */
+    CU_ASSERT_EQUAL(zvp_measure_decimals("0e-99999999999999999999", &d), 0);
+    CU_ASSERT_EQUAL(d, 400);
+    CU_ASSERT_EQUAL(zvp_measure_decimals("1e308", &d), 0);
+    CU_ASSERT_EQUAL(d, -308);
     CU_ASSERT_EQUAL(zvp_measure_decimals("x", &d), -1);
     CU_ASSERT_EQUAL(zvp_measure_decimals("< 5", &d), -1);
     CU_ASSERT_EQUAL(zvp_measure_decimals("5 +- 1", &d), -1);

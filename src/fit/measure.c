@@ -230,10 +230,13 @@ int zvp_measure_decimals(const char *text, long *dec)
     if (zvp_parse_double(s, &v))
         return -1;
     e = strpbrk(s, "eE");
-    if (e)
-        ex = strtol(e + 1, NULL, 10);
-    else
+    if (e) { /* clamped: a finite double's exponent stays within +-400 (0e-99999: 0 decimals
+              * either way), and frac - ex must not overflow */
+        long x = strtol(e + 1, NULL, 10);
+        ex = x < -400 ? -400 : x > 400 ? 400 : x;
+    } else {
         e = s + strlen(s);
+    }
     point = memchr(s, '.', (size_t)(e - s));
     if (point)
         for (const char *c = point + 1; c < e && *c >= '0' && *c <= '9'; c++)
@@ -261,7 +264,7 @@ double zvp_measure_rounding_variance(const char *text)
 double zvp_fit_cell_floor(const zvp_fit *fit, size_t i, size_t j, int absolute, double k)
 {
     const char *t;
-    double y, lo, hi, s, v;
+    double y, lo, hi, s, v, sd;
     int rel;
     if (i >= fit->n_rows || j >= fit->n_match || isnan(fit->measured[i * fit->n_match + j]) ||
         !(t = zvp_fit_row_column(fit, i, fit->match[j].column)))
@@ -270,10 +273,19 @@ double zvp_fit_cell_floor(const zvp_fit *fit, size_t i, size_t j, int absolute, 
         if (!isnan(lo))
             return 0.0; /* a bound or an interval: the zone is the statement, no scatter */
         v = s * s;      /* x +- s: the scatter the cell states */
+        sd = fabs(s);
     } else if (zvp_parse_double(skip(t), &y) || isnan(v = zvp_measure_rounding_variance(t))) {
         return 0.0;
+    } else {
+        sd = zvp_measure_half_digit(t) / sqrt(3.0); /* sd of a uniform error on +- half a digit */
     }
     if (absolute)
-        return isfinite(k) ? v * k * k : 0.0;
-    return y != 0.0 ? v / (y * y) : 0.0;
+        v = isfinite(k) ? v * k * k : NAN;
+    else
+        v = y != 0.0 ? v / (y * y) : NAN;
+    /* a huge value and its huge rounding unit (1e308 printed "1e308") overflow the squares:
+     * then the ratio first; no floor where it is not finite */
+    if (!isfinite(v) && !absolute && y != 0.0)
+        v = (sd / fabs(y)) * (sd / fabs(y));
+    return isfinite(v) ? v : 0.0;
 }
