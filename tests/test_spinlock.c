@@ -597,8 +597,8 @@ static void test_spinlock_vs_simulation(void)
     const zvp_sim_options o = sim_opts(50000, 5, 12);
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
         double out[6];
-        zvp_sim_estimate est[5];
-        const char *why[5];
+        zvp_sim_estimate est[6];
+        const char *why[6];
         zvp_error e;
         CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, grid[i], out, &e), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, grid[i], &o, est, why, NULL, &e),
@@ -621,8 +621,8 @@ static void test_spinlock_sim_clipped(void)
     const zvp_model *m = spin_model();
     zvp_sim_options o = sim_opts(2000, 5, 12);
     const double rare[7] = {2, 1000, 1, 1, 1, 0, 0}, busy[7] = {8, 20, 1, 1, 1, 0, 0};
-    zvp_sim_estimate est[5];
-    const char *why[5];
+    zvp_sim_estimate est[6];
+    const char *why[6];
     zvp_sim_result *r = NULL;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, rare, &o, est, why, &r, &e), ZVP_SUCCESS);
