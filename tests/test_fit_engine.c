@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <omp.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include "tests.h"
@@ -172,6 +173,31 @@ static void test_fit_unstable_start(void)
     zvp_fit_result_free(res);
 }
 
+/* The starts run in parallel (src/fit/solver.c): the same fit on 1 and on 2 threads gives the
+ * same estimate, standard error and cost bit for bit (the first start of the smallest cost
+ * wins, whichever thread ran it); 8 starts, some of them without a steady state. */
+static void test_fit_threads_identical(void)
+{
+    char path[256];
+    zvp_fit_result *r[2];
+    const int saved = omp_get_max_threads();
+    zvp_test_write_fit("threads_identical",
+              FIT_HEAD "starts = 8\n" FIT_FIXED "[free]\nservice_rate_per_s = 0.6, 0.5, 20\n" FIT_MATCH,
+              path, sizeof path);
+    for (int t = 0; t < 2; t++) {
+        omp_set_num_threads(t + 1);
+        r[t] = zvp_test_run_fit(path);
+    }
+    omp_set_num_threads(saved);
+    CU_ASSERT_EQUAL(zvp_fit_result_estimates(r[0])[0], zvp_fit_result_estimates(r[1])[0]);
+    CU_ASSERT_EQUAL(zvp_fit_result_cost(r[0]), zvp_fit_result_cost(r[1]));
+    CU_ASSERT(zvp_fit_result_stderrs(r[0])[0] == zvp_fit_result_stderrs(r[1])[0] ||
+              (isnan(zvp_fit_result_stderrs(r[0])[0]) && isnan(zvp_fit_result_stderrs(r[1])[0])));
+    ZVP_ASSERT_REL(zvp_fit_result_estimates(r[1])[0], MU_TRUE, 1e-6);
+    zvp_fit_result_free(r[0]);
+    zvp_fit_result_free(r[1]);
+}
+
 /* Two free parameters (the GSL Jacobian hands f as a strided column of J) and as many
  * measured cells as parameters (dof = 0: no standard errors). M/M/1 closed forms:
  * throughput X = lambda, response R = 1 / (mu - lambda); X = 2/s and R = 2 s give
@@ -277,6 +303,7 @@ int zvp_test_register_fit_engine(void)
         !CU_add_test(s, "fit_deterministic", test_fit_deterministic) ||
         !CU_add_test(s, "fit_bounds", test_fit_bounds) ||
         !CU_add_test(s, "fit_unstable_start", test_fit_unstable_start) ||
+        !CU_add_test(s, "fit_threads_identical", test_fit_threads_identical) ||
         !CU_add_test(s, "fit_no_usable_start", test_fit_no_usable_start) ||
         !CU_add_test(s, "fit_two_params_dof0", test_fit_two_params_dof0) ||
         !CU_add_test(s, "fit_write_h5", test_fit_write_h5))
