@@ -430,6 +430,28 @@ int zvp_sweep_file_read_status(zvp_sweep_file *f, hid_t dxpl, const uint64_t *st
     return rc;
 }
 
+int zvp_sweep_file_read_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                              const uint64_t *count, uint64_t npts, double *obuf, uint8_t *sbuf,
+                              zvp_error *err)
+{
+    hid_t mem = H5I_INVALID_HID;
+    size_t k;
+    char name[32];
+    int rc = zvp_sweep_file_read_status(f, dxpl, start, count, npts, sbuf, err);
+    if (rc == ZVP_SUCCESS)
+        rc = zvp_sweep_select(f, start, count, npts, &mem, err);
+    for (k = 0; rc == ZVP_SUCCESS && k < f->n_outputs; k++)
+        if (H5Dread(f->output[k], H5T_NATIVE_DOUBLE, mem, f->space, dxpl,
+                    obuf + k * (size_t)npts) < 0) {
+            snprintf(name, sizeof name, "output %zu", k);
+            rc = zvp_h5_fail(err, f->path, "read a block of", name);
+            f->unreadable = 1;
+        }
+    if (mem >= 0 && H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "status");
+    return rc;
+}
+
 int zvp_sweep_file_flush(zvp_sweep_file *f, zvp_error *err)
 {
     if (H5Fflush(f->h5, H5F_SCOPE_LOCAL) < 0)

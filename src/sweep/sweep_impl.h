@@ -15,6 +15,7 @@
 #define ZVP_SWEEP_MAX_AXES 8
 #define ZVP_SWEEP_DEFAULT_BLOCK 65536u
 #define ZVP_SWEEP_CHUNK_TARGET 65536u /* points per HDF5 chunk, at most (512 KiB float64) */
+#define ZVP_SWEEP_SLICE_MAX 8192u     /* points per slice of a block, at most (run.c) */
 
 /* zvp_grid_param_list - the parameter names of m, ", "-separated, into buf (truncated with
  * "..." when it does not fit). size >= 1. */
@@ -111,6 +112,14 @@ int zvp_sweep_file_open(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_s
 int zvp_sweep_file_write_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
                                const uint64_t *count, uint64_t npts, const double *obuf,
                                const uint8_t *sbuf, zvp_error *err);
+
+/* zvp_sweep_file_read_block - read the block start[]/count[] (npts points) of every output
+ * into obuf[n_outputs * npts] (output-major, the layout of write_block) and of /status into
+ * sbuf[npts]: a block that a stop cut short, read back to finish it. ZVP_EIO (f->unreadable
+ * = 1) when HDF5 cannot. */
+int zvp_sweep_file_read_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                              const uint64_t *count, uint64_t npts, double *obuf, uint8_t *sbuf,
+                              zvp_error *err);
 
 /* zvp_sweep_file_read_status - read the block start[]/count[] of /status into sbuf[npts]
  * (npts = 0: empty selection). ZVP_EIO (f->unreadable = 1) when HDF5 cannot. */
