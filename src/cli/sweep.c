@@ -181,8 +181,9 @@ static void note_step_outputs(const zvp_model *m, int method)
 {
     for (size_t k = 0; k < m->n_outputs; k++)
         if (cli_step_no_interval(m, k, method))
-            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: %s\n",
-                    m->outputs[k].name, m->outputs[k].name, CLI_STEP_NO_INTERVAL);
+            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: %s (the file says so "
+                    "in their attribute no_interval_reason)\n", m->outputs[k].name,
+                    m->outputs[k].name, CLI_STEP_NO_INTERVAL);
 }
 
 static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)

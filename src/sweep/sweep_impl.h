@@ -48,7 +48,7 @@ typedef struct zvp_sweep_plan {
 } zvp_sweep_plan;
 
 /* zvp_sweep_make_plan - check the axes of a sweep of mf (names, duplicates, finite values
- * within each parameter's [min, max], 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
+ * within each parameter's [min, max], whole for an integer parameter, 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
  * cut the grid into blocks of about block_points points (raised to one chunk). */
 int zvp_sweep_make_plan(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
                         uint64_t block_points, zvp_sweep_plan *pl, zvp_error *err);
@@ -72,6 +72,13 @@ uint64_t zvp_sweep_block_start(const zvp_sweep_plan *pl, uint64_t b);
  * src/h5util.h does the I/O: guard = 1), or the MPI driver's file-access list
  * (H5Pset_fapl_mpio) and collective transfer list (H5Pset_dxpl_mpio) with guard = 0. */
 #define ZVP_SWEEP_LAYOUT_VERSION 2
+
+/* The attribute no_interval_reason of OUT_lo / OUT_hi for a whole-number output under the
+ * delta method (interval.h: no interval, NaN bounds at every point). */
+#define ZVP_SWEEP_NO_DELTA_REASON                                                              \
+    "no delta-method interval for a whole-number output: it is a step function of the "       \
+    "parameters, whose derivative is 0 almost everywhere, so the bounds are NaN at every "      \
+    "point; the Monte Carlo method (--method mc) gives bounds"
 
 typedef struct zvp_sweep_file {
     const char *path;  /* the target OUT, for messages */
