@@ -248,7 +248,7 @@ static int zvp_sweep_eval_block(zvp_sweep_run_state *s, uint64_t f0, uint64_t np
         }
         t0 = zvp_sweep_now_s() - t0;
         if (t0 < 0.05 && s->slice < ZVP_SWEEP_SLICE_MAX)
-            s->slice *= 2;
+            s->slice = s->slice * 2 < ZVP_SWEEP_SLICE_MAX ? s->slice * 2 : ZVP_SWEEP_SLICE_MAX;
         else if (t0 > 0.25 && s->slice / 2 >= s->min_slice)
             s->slice /= 2;
         p = e;
