@@ -122,8 +122,8 @@ typedef struct zvp_sweep_run_state {
     zvp_sweep_file *f;
     double *obuf;
     uint8_t *sbuf;
-    double *tbuf;        /* one slice: [groups * n_outputs * ZVP_SWEEP_SLICE_MAX] */
-    uint8_t *tsb;        /* [ZVP_SWEEP_SLICE_MAX] */
+    double *tbuf;        /* one interval slice: [3 * n_outputs * ZVP_SWEEP_SLICE_MAX] */
+    uint8_t *tsb;        /* [ZVP_SWEEP_SLICE_MAX] (with intervals) */
     unsigned char *done; /* bit per block: complete in the partial file */
     unsigned char *part; /* bit per block: some points computed in the partial file */
     uint64_t n_blocks, done_points, slice, min_slice;
@@ -197,28 +197,40 @@ static int zvp_sweep_load(zvp_sweep_run_state *s, uint64_t b, const uint64_t *st
     return ZVP_SUCCESS;
 }
 
-/* Evaluate flat points [f0 + p, f0 + p + len) of the block into the slice buffers. */
-static int zvp_sweep_eval_slice(zvp_sweep_run_state *s, uint64_t f0, uint64_t p, uint64_t len,
-                                zvp_error *err)
+/* Evaluate flat points [f0 + p, f0 + e) of the block (npts points): without intervals in
+ * place, in the block buffers, with the stop flag read before each point; with intervals
+ * into the slice buffers, copied into the block's. */
+static int zvp_sweep_eval_run(zvp_sweep_run_state *s, uint64_t f0, uint64_t npts, uint64_t p,
+                              uint64_t e, zvp_error *err)
 {
     const zvp_sweep_plan *pl = s->pl;
-    size_t nb = pl->m->n_outputs * (size_t)len;
-    if (pl->interval) /* value, lo, hi blocks (src/interval); the stop is read between slices */
-        return zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0 + p, len, pl->interval,
-                                 s->tbuf, s->tbuf + nb, s->tbuf + 2 * nb, NULL, s->tsb, err);
-    return zvp_eval_grid_stop(pl->m, s->fixed, s->axes, pl->n_axes, f0 + p, len, s->tbuf, s->tsb,
-                              (int)s->opt->threads, s->opt->stop, err);
+    size_t len = (size_t)(e - p), nb = pl->m->n_outputs * len;
+    int rc;
+    if (!pl->interval) {
+        return zvp_eval_grid_strided(pl->m, s->fixed, s->axes, pl->n_axes, f0 + p, e - p,
+                                     s->obuf + p, (size_t)npts, s->sbuf + p,
+                                     (int)s->opt->threads, s->opt->stop, err);
+    }
+    /* value, lo, hi blocks (src/interval); the stop is read between slices */
+    rc = zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0 + p, e - p, pl->interval,
+                           s->tbuf, s->tbuf + nb, s->tbuf + 2 * nb, NULL, s->tsb, err);
+    if (rc)
+        return rc;
+    for (size_t g = 0; g < 3 * pl->m->n_outputs; g++)
+        memcpy(s->obuf + g * (size_t)npts + p, s->tbuf + g * len, len * sizeof *s->obuf);
+    memcpy(s->sbuf + p, s->tsb, len);
+    return ZVP_SUCCESS;
 }
 
-/* Compute the points of the block at status 0, in slices of s->slice points sized by time
- * (about 0.05 to 0.25 s each), reading the stop flag between slices (and, without
- * intervals, before each point). *failed: the first point (index in the block) with another
- * model status (ZVP_POINT_FAILED, stored as 0), or UINT64_MAX; *computed: points done. */
+/* Compute the points of the block at status 0, run by run. Without intervals a run is
+ * evaluated whole (the stop flag is read before each point); with intervals in slices of
+ * s->slice points sized by time (about 0.05 to 0.25 s each), the flag read between them.
+ * *failed: the first point (index in the block) with another model status
+ * (ZVP_POINT_FAILED, stored as 0), or UINT64_MAX; *computed: the points done. */
 static int zvp_sweep_eval_block(zvp_sweep_run_state *s, uint64_t f0, uint64_t npts,
                                 uint64_t *failed, uint64_t *computed, zvp_error *err)
 {
-    size_t groups = (s->pl->interval ? 3 : 1) * s->pl->m->n_outputs, g;
-    uint64_t p = 0, e, i;
+    uint64_t p = 0, e, i, cap = s->pl->interval ? 0 : npts;
     *failed = UINT64_MAX;
     *computed = 0;
     while (p < npts) {
@@ -228,26 +240,27 @@ static int zvp_sweep_eval_block(zvp_sweep_run_state *s, uint64_t f0, uint64_t np
             p++;
         if (p == npts || zvp_sweep_stop_asked(s))
             break;
-        for (e = p + 1; e < npts && e - p < s->slice && s->sbuf[e] == ZVP_POINT_NOT_COMPUTED;)
+        if (s->pl->interval)
+            cap = s->slice;
+        for (e = p + 1; e < npts && e - p < cap && s->sbuf[e] == ZVP_POINT_NOT_COMPUTED;)
             e++;
         t0 = zvp_sweep_now_s();
-        if ((rc = zvp_sweep_eval_slice(s, f0, p, e - p, err)))
+        if ((rc = zvp_sweep_eval_run(s, f0, npts, p, e, err)))
             return rc;
-        for (g = 0; g < groups; g++)
-            memcpy(s->obuf + g * (size_t)npts + p, s->tbuf + g * (size_t)(e - p),
-                   (size_t)(e - p) * sizeof *s->obuf);
         for (i = p; i < e; i++) {
-            uint8_t c = s->tsb[i - p];
-            if (c == ZVP_POINT_FAILED) { /* the sweep stops after this block */
+            if (s->sbuf[i] == ZVP_POINT_FAILED) { /* the sweep stops after this block */
                 if (*failed == UINT64_MAX)
                     *failed = i;
-                c = ZVP_POINT_NOT_COMPUTED;
+                s->sbuf[i] = ZVP_POINT_NOT_COMPUTED;
             }
-            *computed += (uint64_t)zvp_sweep_tally(c, s->sum);
-            s->sbuf[i] = c;
+            *computed += (uint64_t)zvp_sweep_tally(s->sbuf[i], s->sum);
         }
+        if (zvp_sweep_stop_asked(s))
+            break; /* points of [p, e) may be left at 0: the block is not complete */
         t0 = zvp_sweep_now_s() - t0;
-        if (t0 < 0.05 && s->slice < ZVP_SWEEP_SLICE_MAX)
+        if (!s->pl->interval)
+            ;
+        else if (t0 < 0.05 && s->slice < ZVP_SWEEP_SLICE_MAX)
             s->slice = s->slice * 2 < ZVP_SWEEP_SLICE_MAX ? s->slice * 2 : ZVP_SWEEP_SLICE_MAX;
         else if (t0 > 0.25 && s->slice / 2 >= s->min_slice)
             s->slice /= 2;
@@ -448,9 +461,9 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
     s.sbuf = malloc((size_t)pl.block_capacity);
     s.done = calloc((size_t)(s.n_blocks / 8 + 1), 1);
     s.part = calloc((size_t)(s.n_blocks / 8 + 1), 1);
-    s.tbuf = malloc((size_t)ZVP_SWEEP_SLICE_MAX * (pl.m->n_outputs ? pl.m->n_outputs : 1) *
-                    (pl.interval ? 3 : 1) * sizeof *s.tbuf);
-    s.tsb = malloc(ZVP_SWEEP_SLICE_MAX);
+    s.tbuf = malloc((size_t)(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1) *
+                    (pl.m->n_outputs ? pl.m->n_outputs : 1) * 3 * sizeof *s.tbuf);
+    s.tsb = malloc(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1);
 #ifdef _OPENMP
     s.min_slice = (uint64_t)(opt->threads > 0 ? opt->threads : omp_get_max_threads());
 #endif

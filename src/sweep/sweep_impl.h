@@ -17,6 +17,13 @@
 #define ZVP_SWEEP_CHUNK_TARGET 65536u /* points per HDF5 chunk, at most (512 KiB float64) */
 #define ZVP_SWEEP_SLICE_MAX 8192u     /* points per slice of a block, at most (run.c) */
 
+/* zvp_eval_grid_strided - zvp_eval_grid_stop writing output j of point p at
+ * outputs[j * ostride + p] (ostride >= count): a run of a sweep's block evaluated in place. */
+int zvp_eval_grid_strided(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                          size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                          size_t ostride, uint8_t *status, int threads,
+                          const volatile sig_atomic_t *stop, zvp_error *err);
+
 /* zvp_grid_param_list - the parameter names of m, ", "-separated, into buf (truncated with
  * "..." when it does not fit). size >= 1. */
 void zvp_grid_param_list(const zvp_model *m, char *buf, size_t size);
