@@ -933,6 +933,15 @@ for sig in INT TERM; do
     expect 0 "resuming" -- "$ZVP" sweep $SFGRID -o "$SF/$sig.h5" --threads 2 --resume
     same_sweep "$SF/ref.h5" "$SF/$sig.h5" && ok || bad "sweepfix: resumed after SIG$sig differs from the uninterrupted sweep"
 done
+# F1 with --interval (slices sized by time, the flag read between them): stopped mid-block, resumed
+# to the uninterrupted datasets
+SFIV="calibration/params/cms-releases.ini --axis users=1000:5000:100 --interval 0.9 --method mc --samples 20"
+"$ZVP" sweep $SFIV -o "$SF/ivref.h5" --threads 2 >/dev/null 2>&1 && ok || bad "sweepfix: interval reference sweep"
+"$ZVP" sweep $SFIV -o "$SF/iv.h5" --threads 1 --no-progress 2>"$SF/iv.err" & pid=$!
+sleep 1; kill -INT $pid; wait $pid; st=$?
+[ $st -eq 130 ] && [ -f "$SF/iv.h5.partial" ] && ok || bad "sweepfix: interval sweep after SIGINT: exit $st: $(cat "$SF/iv.err")"
+expect 0 "resuming" -- "$ZVP" sweep $SFIV -o "$SF/iv.h5" --threads 2 --resume
+same_sweep "$SF/ivref.h5" "$SF/iv.h5" && ok || bad "sweepfix: resumed interval sweep differs from the uninterrupted sweep"
 # F2: a failed sweep leaves the existing file; non-whole values of a whole-number axis are refused
 # up front; a grid with no valid point names its first point and the model's message
 "$ZVP" sweep calibration/params/paging-zvm64.ini --axis volumes=1:10:1 -o "$SF/good.h5" >/dev/null 2>&1
