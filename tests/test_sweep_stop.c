@@ -23,8 +23,9 @@
 
 /* ---- a test model that raises the stop flag at its k-th evaluation ------------------ */
 
-/* Test state (tests only; the library has none): evaluations so far, the one that sets the
- * flag (0: never), and the flag itself. One thread, so the counts are exact. */
+/* Test state (tests only; the library has none): evaluations so far (counted atomically),
+ * the one that sets the flag (0: never), and the flag itself. The stopped runs use one
+ * thread, so the points computed before the stop are exactly the first ones. */
 static unsigned long evals, stop_at;
 static volatile sig_atomic_t stop_flag;
 
@@ -39,7 +40,7 @@ static int counting_eval(const double *p, double *out, zvp_error *err)
         return ZVP_EINVAL;
     }
     out[0] = 2 * p[0] + 1;
-    if (++evals == stop_at)
+    if (__atomic_add_fetch(&evals, 1, __ATOMIC_SEQ_CST) == stop_at) /* threads > 1 too */
         stop_flag = 1;
     return ZVP_SUCCESS;
 }

@@ -136,7 +136,9 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
     before the sweep (a given ModelFile gets its values back afterwards); axes: dict
     name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' text), or a list of (name, values)
     pairs or 'NAME=...' strings. path None: a new file in a temporary directory. Unstable or
-    invalid points are recorded in /status, not raised.
+    invalid points are recorded in /status, not raised; a grid in which the model refuses
+    every point raises InvalidArgumentError (naming the first point and the model's message,
+    path untouched), as does a non-whole value on the axis of a whole-number parameter.
 
     The file is written as path + '.partial' and renamed to path when complete, so an
     existing file at path survives a failed or interrupted sweep. progress: None, True (a
