@@ -41,7 +41,7 @@ expect 2 "unknown option '--bogus'" -- "$ZVP" eval mmc --bogus
 expect 2 "unknown or repeated argument '--bogus'" -- "$ZVP" models --bogus
 expect 2 "takes no argument" -- "$ZVP" version extra
 expect 2 "option -o is given twice" -- "$ZVP" sweep mmc --axis servers=1,2 -o "$T/a.h5" -o "$T/b.h5"
-expect 2 "no point of the sweep is valid" -- "$ZVP" sweep mmc --axis servers=1.5,2.5 -o "$T/s.h5"
+expect 2 "'servers': value 1.5 is not a whole number; servers must be whole" -- "$ZVP" sweep mmc --axis servers=1.5,2.5 -o "$T/s.h5"
 # no steady state: M/M/1 with lambda = mu
 expect 3 "" -- "$ZVP" eval mmc arrival_rate_per_s=1 service_rate_per_s=1
 # JSON: one object, outputs with value and unit, status ok
@@ -72,7 +72,7 @@ expect 2 "both swept" -- "$ZVP" sweep mmc --axis servers=1,2 servers=3 -o "$T/s.
 expect 2 "at most 1000000000 points" -- "$ZVP" sweep mmc --axis arrival_rate_per_s=0:1:0.000001 --axis service_rate_per_s=1:1000000:1 -o "$T/big.h5"
 [ ! -e "$T/big.h5" ] && ok || bad "a rejected sweep left a file behind"
 expect 2 "value 0 is out of range" -- "$ZVP" sweep mmc --axis servers=0,1 -o "$T/s.h5"
-expect 2 "9 of 9 points are invalid" -- "$ZVP" sweep sweetspot --axis cpus=1.5:10:1 -o "$T/s.h5"
+expect 2 "'cpus': value 1.5 is not a whole number" -- "$ZVP" sweep sweetspot --axis cpus=1.5:10:1 -o "$T/s.h5"
 expect 0 "points" -- "$ZVP" sweep sweetspot --axis storage_gb=256:1024:256 --axis cpus=16,64 -o "$T/s.h5" --threads 2
 if "$PY" - "$T/s.h5" <<'PYEOF'
 import sys, h5py, numpy as np
@@ -933,6 +933,60 @@ h=$("$ZVP" --help | sed -n '/^Commands:/,/^$/p' | sed '1d;$d')
 if [ "$(printf '%s\n' "$h" | wc -l)" -ge 11 ] && ! printf '%s\n' "$h" | grep -qvE '^  [a-z]+  +[a-z(]' &&
    [ "$(printf '%s\n' "$h" | awk '{ match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u | wc -l)" -eq 1 ]; then ok
 else bad "--help command column: $h"; fi
+# ---- sweepfix (review 4: F1, F2, F11, F13) ----
+SF="$T/sweepfix"; mkdir -p "$SF"
+# F1: a one-block sweep (the README demo grid is one) stops on SIGINT / SIGTERM mid-block, within
+# seconds, exit 130 / 143, the old file kept; --resume ends identical to an uninterrupted sweep
+SFGRID="sweetspot --axis storage_gb=256:4096:32 --axis cpus=16:128:4 --axis users_per_phase=64:128:8" # 31581 points
+"$ZVP" sweep $SFGRID -o "$SF/ref.h5" --threads 2 >/dev/null 2>&1 && ok || bad "sweepfix: reference sweep"
+for sig in INT TERM; do
+    echo "previous sweep" > "$SF/$sig.h5"
+    "$ZVP" sweep $SFGRID -o "$SF/$sig.h5" --threads 1 --no-progress 2>"$SF/$sig.err" & pid=$!
+    sleep 0.5; t0=$(date +%s%N); kill -$sig $pid; wait $pid; st=$?; t1=$(date +%s%N)
+    want=130; [ $sig = TERM ] && want=143
+    [ $st -eq $want ] && ok || bad "sweepfix: one-block sweep after SIG$sig: exit $st (want $want): $(cat "$SF/$sig.err")"
+    [ $(( (t1 - t0) / 1000000 )) -lt 5000 ] && ok || bad "sweepfix: SIG$sig took $(( (t1 - t0) / 1000000 )) ms to stop the sweep"
+    [ "$(cat "$SF/$sig.h5")" = "previous sweep" ] && [ -f "$SF/$sig.h5.partial" ] && ok || bad "sweepfix: SIG$sig: old file or partial file lost"
+    expect 0 "resuming" -- "$ZVP" sweep $SFGRID -o "$SF/$sig.h5" --threads 2 --resume
+    same_sweep "$SF/ref.h5" "$SF/$sig.h5" && ok || bad "sweepfix: resumed after SIG$sig differs from the uninterrupted sweep"
+done
+# F1 with --interval (slices sized by time, the flag read between them): stopped mid-block, resumed
+# to the uninterrupted datasets
+SFIV="calibration/params/cms-releases.ini --axis users=1000:5000:100 --interval 0.9 --method mc --samples 20"
+"$ZVP" sweep $SFIV -o "$SF/ivref.h5" --threads 2 >/dev/null 2>&1 && ok || bad "sweepfix: interval reference sweep"
+"$ZVP" sweep $SFIV -o "$SF/iv.h5" --threads 1 --no-progress 2>"$SF/iv.err" & pid=$!
+sleep 1; kill -INT $pid; wait $pid; st=$?
+[ $st -eq 130 ] && [ -f "$SF/iv.h5.partial" ] && ok || bad "sweepfix: interval sweep after SIGINT: exit $st: $(cat "$SF/iv.err")"
+expect 0 "resuming" -- "$ZVP" sweep $SFIV -o "$SF/iv.h5" --threads 2 --resume
+same_sweep "$SF/ivref.h5" "$SF/iv.h5" && ok || bad "sweepfix: resumed interval sweep differs from the uninterrupted sweep"
+# F2: a failed sweep leaves the existing file; non-whole values of a whole-number axis are refused
+# up front; a grid with no valid point names its first point and the model's message
+"$ZVP" sweep calibration/params/paging-zvm64.ini --axis volumes=1:10:1 -o "$SF/good.h5" >/dev/null 2>&1
+sum0=$(md5sum < "$SF/good.h5")
+expect 2 "'volumes': value 1.5 is not a whole number; volumes must be whole" -- "$ZVP" sweep calibration/params/paging-zvm64.ini --axis volumes=1.5:10:1 -o "$SF/good.h5"
+expect 2 "'volumes': value 2.5 is not a whole number" -- "$ZVP" sweep calibration/params/paging-zvm64.ini --axis volumes=1:10:1.5 -o "$SF/good.h5"
+expect 2 "no point of the sweep is valid input: model 'fsio' refuses all 2 points; the first, point 0 (cp_memory_gb = 64): fsio: cp_memory_gb = 64 must be below real_memory_gb = 64" -- "$ZVP" sweep fsio --axis cp_memory_gb=64,100 -o "$SF/good.h5"
+[ "$(md5sum < "$SF/good.h5")" = "$sum0" ] && [ ! -e "$SF/good.h5.partial" ] && ok || bad "sweepfix: a failed sweep changed the existing file or left a partial file"
+# F11: interval bounds say their kind and why they are NaN, in the file
+expect 0 "5 points" -- "$ZVP" sweep calibration/params/cms-releases.ini --axis users=1000:5000:1000 --interval 0.9 -o "$SF/ci.h5"
+if "$PY" - "$SF/ci.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+s = lambda v: v.decode() if isinstance(v, bytes) else v
+ok = f["status"][()] == 1
+assert ok.all() and np.isnan(f["users_at_limit_lo"][()]).all()
+for b in ("users_at_limit_lo", "users_at_limit_hi"):
+    assert "whole-number output" in s(f[b].attrs["no_interval_reason"]), b
+    assert s(f[b].attrs["interval_kind"]) == "confidence"
+    assert "confidence interval" in s(f[b].attrs["long_name"]), s(f[b].attrs["long_name"])
+assert s(f["etr_lo"].attrs["interval_kind"]) == "prediction" and "no_interval_reason" not in f["etr_lo"].attrs
+assert not np.isnan(f["etr_lo"][()]).any()
+PYEOF
+then ok; else bad "sweepfix: interval bound attributes"; fi
+# F13: exactly 10^9 values pass the count (then cannot be allocated under a 3 GB limit); 10^9 + 1 do not
+expect 1 "cannot allocate 1000000000 values" -- bash -c "ulimit -v 3000000; exec \"$ZVP\" sweep calibration/params/paging-zvm64.ini --axis pageout_rate_per_s=1:1e9:1 -o \"$SF/big.h5\""
+expect 2 "1000000001 values; more than 10^9 values are refused" -- "$ZVP" sweep calibration/params/paging-zvm64.ini --axis pageout_rate_per_s=0:1e9:1 -o "$SF/big.h5"
+# ---- end sweepfix ----
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

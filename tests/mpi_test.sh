@@ -25,9 +25,10 @@ fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
 
-# mmc: all three point statuses (servers = 1.5 invalid, arrival >= servers x rate unstable);
-# 100 x 19 x 451 = 856900 points in 15 blocks of 7 x 19 x 451 (the last of 2)
-AXES="--axis arrival_rate_per_s=0:9.9:0.1 --axis servers=1:10:0.5 --axis service_rate_per_s=0.5:5:0.01"
+# mmc: ok and unstable points (arrival >= servers x rate); servers = 1.5 (invalid) is refused
+# up front by every sweep now (whole-number axes, src/sweep/README.md), so servers are whole;
+# 100 x 10 x 451 = 451000 points in several blocks
+AXES="--axis arrival_rate_per_s=0:9.9:0.1 --axis servers=1:10:1 --axis service_rate_per_s=0.5:5:0.01"
 MODEL=mmc
 
 # same datasets (h5diff, bit for bit: NaN equals NaN only when both are NaN) and the same
@@ -81,7 +82,7 @@ for np in 1 2 3; do
 done
 # the summary line is rank 0's only, and has the serial counts
 n=$($RUN -np 2 "$MPI" sweep $MODEL $AXES -o "$T/mpi2t.h5" --threads 2 2>/dev/null | tee "$T/sum")
-[ "$(grep -c '^sweep mmc: 856900 points' "$T/sum")" = 1 ] &&
+[ "$(grep -c '^sweep mmc: 451000 points' "$T/sum")" = 1 ] &&
     [ -n "$counts" ] && grep -qF "$counts" "$T/sum" &&
     pass "one summary line, with the serial counts" || { fail "summary: $n"; cat "$T/sum"; }
 same "$T/serial.h5" "$T/mpi2t.h5" "mpirun -np 2, 2 threads each: the serial datasets"
@@ -89,7 +90,7 @@ same "$T/serial.h5" "$T/mpi2t.h5" "mpirun -np 2, 2 threads each: the serial data
 # --json on rank 0 only
 j=$($RUN -np 2 "$MPI" sweep $MODEL $AXES -o "$T/json.h5" --json 2>/dev/null)
 [ "$(printf '%s\n' "$j" | grep -c '"command"')" = 1 ] &&
-    printf '%s' "$j" | grep -q '"points": 856900' && printf '%s' "$j" | grep -q '"ranks": 2' &&
+    printf '%s' "$j" | grep -q '"points": 451000' && printf '%s' "$j" | grep -q '"ranks": 2' &&
     pass "--json: one object" || fail "--json: $j"
 
 # bad input: one message (rank 0's), exit 2, no file
@@ -107,7 +108,7 @@ import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r+") as f:
     if "sweep_complete" in f.attrs:
         f.attrs.modify("sweep_complete", np.int32(0))
-    for b in (3, 4, 9):  # blocks of 7 arrival rates
+    for b in (3, 4, 9):  # rows of 7 arrival rates (the blocks holding them are computed again)
         f["status"][7 * b:7 * b + 7] = 0
         for k in f.keys():
             if isinstance(f[k], h5py.Dataset) and f[k].ndim == 3 and k != "status":
@@ -118,7 +119,7 @@ EOF
     rc=$?
     [ $rc = 0 ] && [ -f "$T/res.h5" ] && [ ! -e "$T/res.h5.partial" ] &&
         pass "--resume under mpirun -np 2: exit 0, renamed" || { fail "--resume: exit $rc"; cat "$T/err"; }
-    case "$out" in *"856900 points"*) ;; *) fail "--resume summary: $out" ;; esac
+    case "$out" in *"451000 points"*) ;; *) fail "--resume summary: $out" ;; esac
     same "$T/serial.h5" "$T/res.h5" "--resume (4 blocks cut out) under mpirun -np 2: the serial datasets"
 else
     echo "skip --resume from a cut partial file (no h5py for $PY)"

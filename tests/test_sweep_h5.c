@@ -144,14 +144,15 @@ static void check_mmc_datasets(hid_t file, const zvp_model *m, const hid_t *ax)
     H5Dclose(ds);
 }
 
-/* servers = {1.5, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2:
- * servers = 1.5 is not a whole number of servers -> invalid; with one server,
- * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. */
+/* servers = {2, 1} x arrival_rate_per_s = 0.5:3:0.5 with service_rate_per_s = 2: with two
+ * servers (M/M/2, rho = lambda / 4 <= 0.75) every point is stable; with one server,
+ * rho = lambda / 2 = 0.25, 0.5, 0.75 are stable and 1, 1.25, 1.5 are not. (servers = 1.5,
+ * not whole, is refused before anything is written: test_sweep_stop.c.) */
 static void test_zvp_sweep_mmc(void)
 {
     char path[256];
     const double mu = 2.0;
-    const double servers[] = {1.5, 1.0};
+    const double servers[] = {2.0, 1.0};
     double arrival[6];
     zvp_axis axes[2];
     zvp_sweep_options opt;
@@ -184,9 +185,9 @@ static void test_zvp_sweep_mmc(void)
     /* every HDF5 handle closed */
     CU_ASSERT_EQUAL(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), open_ids);
     CU_ASSERT_EQUAL(sum.points, 12);
-    CU_ASSERT_EQUAL(sum.ok, 3);
+    CU_ASSERT_EQUAL(sum.ok, 9);
     CU_ASSERT_EQUAL(sum.unstable, 3);
-    CU_ASSERT_EQUAL(sum.invalid, 6);
+    CU_ASSERT_EQUAL(sum.invalid, 0);
     CU_ASSERT(sum.seconds >= 0);
 
     file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -237,9 +238,14 @@ static void test_zvp_sweep_mmc(void)
     CU_ASSERT(H5LTread_dataset_double(file, "/utilization", U) >= 0);
     H5Fclose(file);
 
-    for (i = 0; i < 6; i++) { /* servers = 1.5: invalid input */
-        CU_ASSERT_EQUAL(st[i], ZVP_POINT_INVALID);
-        CU_ASSERT(isnan(L[i]) && isnan(R[i]) && isnan(U[i]));
+    for (i = 0; i < 6; i++) { /* two servers: M/M/2, L = 2 rho / (1 - rho^2), R = L / lambda
+                                 (Little), Lq = L - 2 rho */
+        double lambda = arrival[i], rho = lambda / (2 * mu), l2 = 2 * rho / (1 - rho * rho);
+        CU_ASSERT_EQUAL(st[i], ZVP_POINT_OK);
+        ZVP_ASSERT_REL(U[i], rho, 1e-12);
+        ZVP_ASSERT_REL(L[i], l2, 1e-12);
+        ZVP_ASSERT_REL(Lq[i], l2 - 2 * rho, 1e-12);
+        ZVP_ASSERT_REL(R[i], l2 / lambda, 1e-12);
     }
     for (i = 0; i < 6; i++) { /* one server: M/M/1 */
         double lambda = arrival[i], rho = lambda / mu;
@@ -445,7 +451,7 @@ static void test_zvp_sweep_errors(void)
 
 
 /* A sweep's /outputs and /status hold exactly zvp_eval_grid's arrays for the same grid
- * (zvp_test_sweep_bytes's buffer is output-major like them): servers {1, 1.5, 2} (1.5 invalid) x
+ * (zvp_test_sweep_bytes's buffer is output-major like them): servers {1, 3, 2} x
  * mu {0.5, 1} x lambda 0.0001 .. 3 (stable and unstable points), 3 x 2 x 30000 = 180000
  * points. The sweep cuts it into three blocks of 2 x 30000 points (the trailing product
  * 60000 fits in the default 65536, floor(65536 / 60000) = 1 server index per block) and
@@ -453,7 +459,7 @@ static void test_zvp_sweep_errors(void)
 static void test_zvp_sweep_equals_eval_grid(void)
 {
     enum { N_S = 3, N_MU = 2, N_A = 30000 };
-    const double servers[N_S] = {1, 1.5, 2}, mu[N_MU] = {0.5, 1};
+    const double servers[N_S] = {1, 3, 2}, mu[N_MU] = {0.5, 1};
     double *arrival = malloc(N_A * sizeof(double)), *out = NULL, *fixed;
     const size_t points = (size_t)N_S * N_MU * N_A;
     zvp_model_file *mf = zvp_test_mmc_file(1.0);
@@ -464,7 +470,7 @@ static void test_zvp_sweep_equals_eval_grid(void)
     zvp_error err;
     uint8_t *st = malloc(points);
     unsigned char *file_bytes;
-    size_t len = 0, i, per = points * sizeof(double), n_invalid = 0;
+    size_t len = 0, i, per = points * sizeof(double), n_unstable = 0;
     char path[256];
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
@@ -494,9 +500,9 @@ static void test_zvp_sweep_equals_eval_grid(void)
     CU_ASSERT(memcmp(file_bytes, out, per * m->n_outputs) == 0);
     CU_ASSERT(memcmp(file_bytes + per * m->n_outputs, st, points) == 0);
     for (i = 0; i < points; i++)
-        n_invalid += st[i] == ZVP_POINT_INVALID;
-    CU_ASSERT_EQUAL(n_invalid, (size_t)N_MU * N_A); /* servers = 1.5: a third of the grid */
-    CU_ASSERT_EQUAL(sum.invalid, n_invalid);
+        n_unstable += st[i] == ZVP_POINT_UNSTABLE;
+    CU_ASSERT_EQUAL(sum.unstable, n_unstable);
+    CU_ASSERT_EQUAL(sum.invalid, 0);
     CU_ASSERT(sum.ok > 0 && sum.unstable > 0);
     CU_ASSERT_EQUAL(sum.ok + sum.unstable + sum.invalid, points);
     free(file_bytes);

@@ -7,6 +7,7 @@
 #ifndef ZVMPERF_SWEEP_H
 #define ZVMPERF_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "model.h"
@@ -84,12 +85,25 @@ int zvp_eval_grid(const zvp_model *m, const double *base_params, const zvp_axis 
                   uint8_t *status, int threads, zvp_error *err);
 
 /**
+ * zvp_eval_grid_stop - zvp_eval_grid that a caller can stop: *stop (when stop is not NULL)
+ * is read before each point; once it is nonzero, every point not yet started gets status
+ * ZVP_POINT_NOT_COMPUTED (0) and NaN outputs, while the points in progress finish. The
+ * points computed are bit for bit those of zvp_eval_grid. stop is typically a flag that a
+ * signal handler sets (SIGINT); the library only reads it. Returns as zvp_eval_grid
+ * (ZVP_SUCCESS also when stopped: status 0 says which points were not computed).
+ */
+int zvp_eval_grid_stop(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                       size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                       uint8_t *status, int threads, const volatile sig_atomic_t *stop,
+                       zvp_error *err);
+
+/**
  * zvp_axis_parse - parse "NAME=LO:HI:STEP", "NAME=V1,V2,..." or "NAME=V" into a name and a
  * newly allocated value array (spaces around NAME and the numbers are allowed).
  * A range gives LO + i*STEP for i = 0, 1, ... (computed, never accumulated) while
- * i <= (HI - LO)/STEP x (1 + 1e-9): HI is included when it lies on the grid within a
- * relative 1e-9 of HI - LO, and the last value is then HI itself (so 0:0.3:0.1 ends at
- * 0.3, not 0.30000000000000004). A list keeps its order (not sorted, not de-duplicated).
+ * i <= (HI - LO)/STEP + min((HI - LO)/STEP x 1e-9, 1/2): HI is included when it lies on the
+ * grid within a relative 1e-9 of HI - LO (at most half a STEP), and the last value is then
+ * HI itself (so 0:0.3:0.1 ends at 0.3, not 0.30000000000000004). A list keeps its order (not sorted, not de-duplicated).
  * NAME is [A-Za-z_][A-Za-z0-9_]*; it is not checked against any model here.
  * @param[in]  spec      the text.
  * @param[out] name      malloc'ed name (free with free()); NULL on failure.
@@ -126,10 +140,17 @@ typedef struct zvp_sweep_options {
     /* NULL (default): values only. Otherwise each output OUT also gets OUT_lo and OUT_hi,
      * the bounds of its interval (zvp_interval_grid with these options; interval.h). */
     const struct zvp_interval_options *interval;
+    /* NULL (default), or a flag the caller sets (e.g. from a SIGINT handler) to stop the
+     * sweep soon: read before each point (zvp_eval_grid_stop) and, with intervals, between
+     * slices of a block sized to take about a tenth of a second. Once it is nonzero the
+     * points in progress finish, the block is written with status 0 at the points not
+     * computed, and the sweep returns ZVP_ECANCELED (resumable). The library only reads it. */
+    const volatile sig_atomic_t *stop;
 } zvp_sweep_options;
 
 /** zvp_sweep_options_init - defaults: threads 0, reserved 0, block_points 65536, command
- *  NULL, progress NULL, progress_user NULL, resume 0, interval NULL. A NULL opt is a no-op. */
+ *  NULL, progress NULL, progress_user NULL, resume 0, interval NULL, stop NULL. A NULL opt
+ *  is a no-op. */
 void zvp_sweep_options_init(zvp_sweep_options *opt);
 
 /* Summary of a finished sweep. */
@@ -151,18 +172,21 @@ typedef struct zvp_sweep_summary {
  * `path` only at the end: an existing file at `path` is never touched by a sweep that
  * fails or is interrupted; the partial file then stays, valid up to its last block, and
  * opt->resume = 1 continues it (the model, the axes, the fixed parameters and the
- * model-file text must be the same: ZVP_EINVAL names the first difference; only blocks
- * with a point at status 0 are computed; the datasets end bit-identical to an
- * uninterrupted run). Without resume a stale partial file is replaced; with resume an
+ * model-file text must be the same: ZVP_EINVAL names the first difference; only the points
+ * at status 0 are computed, those of a block that a stop cut short included; the datasets
+ * end bit-identical to an uninterrupted run). Without resume a stale partial file is replaced; with resume an
  * unreadable one (cut by a crash) is replaced too (zvp_sweep_run_notify says so).
- * Every axis value is checked against its parameter's [min, max] before anything is
- * written: one value outside it makes the whole sweep ZVP_EINVAL (no file is created).
+ * Every axis value is checked against its parameter's [min, max], and against being whole
+ * for an integer parameter, before anything is written: one value outside it (or 1.5 on
+ * an integer axis) makes the whole sweep ZVP_EINVAL (no file is created).
  * Each point is then evaluated with zvp_model_eval: ZVP_SUCCESS -> status 1, ZVP_EUNSTABLE
  * (no steady state, or a non-finite output) -> 2, ZVP_EINVAL -> 3, outputs NaN for 2 and 3.
  * Status 3 is a value the model rejects at that point although it lies in the range: a
- * non-whole value of an integer parameter (e.g. servers = 1.5), a combination the model
- * refuses (e.g. fsio's cp_memory_gb >= real_memory_gb), or a fixed value written out of
- * range through zvp_model_file_params (then every point). Any other model status
+ * combination the model refuses (e.g. fsio's cp_memory_gb >= real_memory_gb), or a fixed
+ * value written out of range through zvp_model_file_params. When every point of the grid
+ * has status 3 the sweep is ZVP_EINVAL ("no point of the sweep is valid input", naming the
+ * first point, its axis values and the model's message): the partial file is removed and
+ * an existing file at `path` is left as it was. Any other model status
  * (ZVP_EMAXITER, ZVP_ENOMEM, ...) stops the sweep after
  * the current block is written: that point and the rest keep status 0, and the status
  * is returned with a message naming the first such point (flat index and axis values).
@@ -180,7 +204,8 @@ typedef struct zvp_sweep_summary {
  *         NULL argument; resume: a partial file of another sweep); ZVP_EIO (HDF5 failure:
  *         the message names the file and the object; another sweep holds the lock on
  *         PATH.partial; HDF5's own error printing is off during the call and restored
- *         after); ZVP_ECANCELED (opt->progress asked to stop); ZVP_ENOMEM; a model status
+ *         after); ZVP_ECANCELED (opt->progress asked to stop, or
+ *         *opt->stop became nonzero: the partial file is valid and resumable); ZVP_ENOMEM; a model status
  *         as described above.
  * Memory: block_points x (8 n_outputs + 1) bytes plus one parameter/output vector per
  * thread, one bit per block, and HDF5's chunk cache; independent of the grid size.

@@ -221,7 +221,8 @@ class zvp_sweep_options(Structure):
     _fields_ = [("threads", c_int32), ("reserved", c_int32), ("block_points", c_uint64),
                 ("command", c_char_p), ("progress", zvp_progress_fn),
                 ("progress_user", c_void_p), ("resume", c_int32),
-                ("interval", c_void_p)]  # const zvp_interval_options * (NULL: values only)
+                ("interval", c_void_p),  # const zvp_interval_options * (NULL: values only)
+                ("stop", POINTER(c_int))]  # const volatile sig_atomic_t * (an int here)
 
 
 class zvp_sweep_summary(Structure):
@@ -409,6 +410,9 @@ GRID_PROTOTYPES = [
     ("zvp_eval_grid", c_int,
      [P_model, ND_DOUBLE, POINTER(zvp_axis), c_size_t, c_uint64, c_uint64, ND_DOUBLE_2D,
       ND_UINT8, c_int, P_err]),
+    ("zvp_eval_grid_stop", c_int,
+     [P_model, ND_DOUBLE, POINTER(zvp_axis), c_size_t, c_uint64, c_uint64, ND_DOUBLE_2D,
+      ND_UINT8, c_int, POINTER(c_int), P_err]),
 ]
 
 # Intervals (interval.h) and validation / sensitivity (fit.h).

@@ -7,11 +7,15 @@ grid() evaluates in chunks and calls the same reporter between them.
 
 progress= accepts None/False (nothing shown), True (a tqdm bar on stderr from python3-tqdm, or
 a plain percentage line when tqdm is missing), or a callable(done, total) whose true return
-value cancels. While a sweep runs in the main thread, SIGINT (Ctrl-C) only sets a flag that
-the callback returns, so the sweep stops within one block and the caller raises
-KeyboardInterrupt; the previous handler is restored afterwards.
+value cancels. While a sweep runs in the main thread, SIGINT (Ctrl-C) only sets flags: C
+reads Progress.stop (zvp_sweep_options.stop, zvp_eval_grid_stop) before each point, so the
+sweep stops within about a second, and the caller raises KeyboardInterrupt; the previous
+handler is restored afterwards. Python runs its own signal handlers only between bytecodes,
+never during the C call, so the flag is set by a watcher thread that Python's C-level handler
+wakes through signal.set_wakeup_fd (ctypes releases the GIL during the call).
 """
 import ctypes
+import os
 import signal
 import sys
 import threading
@@ -96,9 +100,53 @@ class Progress:
         self._old = None
         self._main = threading.current_thread() is threading.main_thread()
         self.c_fn = C.zvp_progress_fn(self._callback)
+        self.stop = ctypes.c_int(0)  # read by C before each point; set on SIGINT
+        self.stop_ptr = ctypes.pointer(self.stop)
+        self._wake = None  # (read fd, write fd, previous wakeup fd, watcher thread)
 
     def _on_sigint(self, signum, frame):
         self.interrupted = True
+        self.stop.value = 1
+
+    def _watch(self, rfd, old_fd):
+        """Watcher thread: a SIGINT byte from the wakeup fd sets the flags at once."""
+        while True:
+            try:
+                data = os.read(rfd, 64)
+            except OSError:
+                return
+            if not data:
+                return
+            if signal.SIGINT in data:
+                self.stop.value = 1
+                self.interrupted = True
+            if old_fd >= 0:  # pass the bytes on (e.g. an asyncio loop's wakeup fd)
+                try:
+                    os.write(old_fd, data)
+                except OSError:
+                    pass
+
+    def _start_watch(self):
+        rfd, wfd = os.pipe()
+        os.set_blocking(wfd, False)
+        try:
+            old_fd = signal.set_wakeup_fd(wfd)
+        except (ValueError, OSError):
+            os.close(rfd)
+            os.close(wfd)
+            return
+        t = threading.Thread(target=self._watch, args=(rfd, old_fd), daemon=True,
+                             name="zvmperf-sigint")
+        t.start()
+        self._wake = (rfd, wfd, old_fd, t)
+
+    def _stop_watch(self):
+        rfd, wfd, old_fd, t = self._wake
+        self._wake = None
+        signal.set_wakeup_fd(old_fd)
+        os.close(wfd)  # the watcher reads EOF and ends
+        t.join()
+        os.close(rfd)
 
     def __enter__(self):
         if self._main:
@@ -108,9 +156,12 @@ class Progress:
             if old is not None and old is not signal.SIG_IGN:
                 signal.signal(signal.SIGINT, self._on_sigint)
                 self._old = old
+                self._start_watch()
         return self
 
     def __exit__(self, *exc):
+        if self._wake is not None:
+            self._stop_watch()
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
             self._old = None

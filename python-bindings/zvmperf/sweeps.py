@@ -2,7 +2,7 @@
 (zvp_eval_grid) and returns a Grid of labelled numpy arrays; sweep() writes it to an HDF5 file
 (zvp_sweep_run, layout 2: netCDF-4 / CF, opened by xarray) and open_sweep() (module sweepread)
 reads such a file back as a Sweep (same interface as Grid: sel, to_xarray, to_dataframe).
-Both take progress= (a tqdm bar or a callable) and stop within one block on Ctrl-C.
+Both take progress= (a tqdm bar or a callable) and stop within about a second on Ctrl-C.
 parse_axis() parses the CLI's axis text ('NAME=LO:HI:STEP', 'NAME=V1,V2').
 
 (The module is not called `sweep` so that it does not hide the function zvmperf.sweep.)
@@ -136,13 +136,16 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
     before the sweep (a given ModelFile gets its values back afterwards); axes: dict
     name -> values (array-like, or 'LO:HI:STEP' / 'V1,V2' text), or a list of (name, values)
     pairs or 'NAME=...' strings. path None: a new file in a temporary directory. Unstable or
-    invalid points are recorded in /status, not raised.
+    invalid points are recorded in /status, not raised; a grid in which the model refuses
+    every point raises InvalidArgumentError (naming the first point and the model's message,
+    path untouched), as does a non-whole value on the axis of a whole-number parameter.
 
     The file is written as path + '.partial' and renamed to path when complete, so an
     existing file at path survives a failed or interrupted sweep. progress: None, True (a
     tqdm bar on stderr), or a callable(done_points, total_points) called after every block
-    whose true return value stops the sweep (CanceledError). Ctrl-C stops it within one
-    block and raises KeyboardInterrupt (from the main thread). resume=True continues from
+    whose true return value stops the sweep (CanceledError). Ctrl-C stops it within about a
+    second (C reads a flag before each point; the points in progress finish and are kept in
+    path + '.partial') and raises KeyboardInterrupt (from the main thread). resume=True continues from
     path + '.partial' (same model, model file, fixed parameters and axes; an error names the
     first difference), computing only the points not yet done."""
     # Validate every argument before anything is changed or created.
@@ -186,6 +189,7 @@ def sweep(model_, axes, path=None, fixed=None, threads=0, block_points=0, comman
                                     "%s-sweep.h5" % mf.model.name)
             with Progress(progress, "sweep %s" % mf.model.name) as prog:
                 opt.progress = prog.c_fn
+                opt.stop = prog.stop_ptr
                 st = C.zvp_sweep_run(mf._handle(), c_axes, len(ax), _b(path), byref(opt),
                                      byref(summary), byref(err))
         finally:
@@ -224,8 +228,11 @@ def _eval_chunks(m, base, c_axes, n_axes, n, threads, prog):
     status = np.empty(n, dtype=np.uint8)
     err = C.zvp_error()
     if n <= GRID_CHUNK_POINTS and prog.report is None:
-        _check(C.zvp_eval_grid(m._ptr, base, c_axes, n_axes, 0, n, outputs, status, threads,
-                               byref(err)), err)
+        _check(C.zvp_eval_grid_stop(m._ptr, base, c_axes, n_axes, 0, n, outputs, status,
+                                    threads, prog.stop_ptr, byref(err)), err)
+        if prog.stop.value:  # C stopped before some points (status 0)
+            raise KeyboardInterrupt("grid interrupted (SIGINT) after %d of %d points"
+                                    % (int((status != 0).sum()), n))
         return outputs, status
     stop = prog.step(0, n)
     first = 0
@@ -233,12 +240,12 @@ def _eval_chunks(m, base, c_axes, n_axes, n, threads, prog):
         count = min(GRID_CHUNK_POINTS, n - first)
         out_c = np.empty((len(m.outputs), count))
         st_c = np.empty(count, dtype=np.uint8)
-        _check(C.zvp_eval_grid(m._ptr, base, c_axes, n_axes, first, count, out_c, st_c,
-                               threads, byref(err)), err)
+        _check(C.zvp_eval_grid_stop(m._ptr, base, c_axes, n_axes, first, count, out_c, st_c,
+                                    threads, prog.stop_ptr, byref(err)), err)
         outputs[:, first:first + count] = out_c
         status[first:first + count] = st_c
-        first += count
-        stop = prog.step(first, n)
+        first += int((st_c != 0).sum()) if prog.stop.value else count
+        stop = prog.step(first, n) or prog.stop.value
     if prog.error is not None:
         raise prog.error
     if prog.interrupted and first < n:
@@ -259,8 +266,8 @@ def grid(model_, axes, fixed=None, threads=0, on_error="nan", progress=None):
     (default) records unstable or invalid points in .status; 'raise' raises at the first one
     with the C message (as eval does). progress as for sweep(): the grid is evaluated in
     chunks of GRID_CHUNK_POINTS points (bit for bit the same results), reported after each;
-    Ctrl-C or a callable returning true stops after the current chunk (KeyboardInterrupt,
-    CanceledError)."""
+    a callable returning true stops after the current chunk (CanceledError), Ctrl-C within
+    about a second (KeyboardInterrupt)."""
     _check_on_error(on_error)
     fixed = _mapping("fixed", fixed)
     ax = _axes_list(axes)

@@ -1,8 +1,9 @@
 /*
  * src/cli/sweep.c - `zvmperf sweep MODEL --axis SPEC ... -o OUT.h5`: a model over a grid,
  * written as a netCDF-4/HDF5 file (zvp_sweep_run_notify) through OUT.h5.partial; a progress
- * line on a terminal; SIGINT/SIGTERM stop after the current block (exit 130/143) and
- * --resume continues; the summary as text or JSON.
+ * line on a terminal; SIGINT/SIGTERM stop the sweep within about a second (the library
+ * reads the flag before each point; exit 130/143) and --resume continues; the summary as
+ * text or JSON.
  */
 #include <math.h>
 #include <signal.h>
@@ -25,17 +26,18 @@ const char cli_help_sweep[] =
     "NAME=VALUE fixes a parameter that is not swept.\n"
     "The sweep writes OUT.h5.partial, saved after every block, and renames it to OUT.h5\n"
     "when complete: an existing OUT.h5 survives a failed or interrupted sweep. Ctrl-C\n"
-    "(SIGINT) or SIGTERM stops after the current block (exit 130 / 143); run the same\n"
-    "command with --resume to continue.\n"
+    "(SIGINT) or SIGTERM stops within about a second (the points in progress finish and\n"
+    "are saved; exit 130 / 143); run the same command with --resume to continue.\n"
+    "Values of a whole-number parameter must be whole (checked before anything is written).\n"
     "\n"
     "Options:\n"
     "      --axis SPEC       a swept parameter (at most 8 axes, at most 10^9 points)\n"
     "  -o, --output FILE     the HDF5 file to write (replaced only when complete; not the\n"
     "                        model file)\n"
     "      --threads N       OpenMP threads, 0 = the OpenMP default (results identical)\n"
-    "      --block POINTS    points evaluated per block (memory; an interrupt stops after\n"
-    "                        the current block), default and least 65536 (one HDF5\n"
-    "                        chunk): smaller values are raised to it\n"
+    "      --block POINTS    points evaluated and written per block (memory), default\n"
+    "                        and least 65536 (one HDF5 chunk): smaller values are raised\n"
+    "                        to it\n"
     "      --resume          continue FILE.partial (same model, model file, fixed\n"
     "                        parameters and axes; only missing points are computed)\n"
     "      --progress        show the progress line (percent, points/s, ETA) on stderr\n"
@@ -129,6 +131,7 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     prog.show = a->value[O_PROGRESS] ? 1 : a->value[O_NO_PROGRESS] ? 0 : isatty(2);
     opt->progress = on_progress;
     opt->progress_user = &prog;
+    opt->stop = &stop_signal; /* read before each point: a stop within about a second */
     opt->resume = a->value[O_RESUME] != NULL;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
@@ -150,6 +153,13 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
                 "2) have NaN bounds too; the draws around such a point may have one: 'zvmperf "
                 "eval MODEL NAME=VALUE ... --interval LEVEL --method mc' gives the bounds of "
                 "the stable draws and their share\n", (unsigned long long)sum.unstable);
+    if (st == ZVP_SUCCESS && stop_signal) { /* the signal came as the last points finished */
+        rc = cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
+                               a->value[O_OUTPUT], &sum, 0);
+        fprintf(stderr, "zvmperf sweep: %s arrived as the sweep finished: '%s' is complete\n",
+                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", a->value[O_OUTPUT]);
+        return rc ? rc : 128 + (stop_signal == SIGTERM ? SIGTERM : SIGINT);
+    }
     if (st == ZVP_SUCCESS)
         return cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
                                  a->value[O_OUTPUT], &sum, 0);
@@ -171,8 +181,9 @@ static void note_step_outputs(const zvp_model *m, int method)
 {
     for (size_t k = 0; k < m->n_outputs; k++)
         if (cli_step_no_interval(m, k, method))
-            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: %s\n",
-                    m->outputs[k].name, m->outputs[k].name, CLI_STEP_NO_INTERVAL);
+            fprintf(stderr, "zvmperf sweep: note: %s_lo and %s_hi are NaN: %s (the file says so "
+                    "in their attribute no_interval_reason)\n", m->outputs[k].name,
+                    m->outputs[k].name, CLI_STEP_NO_INTERVAL);
 }
 
 static int run(const cli_ctx *c, const cli_args *a, sweep_job *j)

@@ -133,14 +133,18 @@ static int zvp_axis_parse_range(const char *spec, const char *b, const char *e, 
     if (hi < lo)
         return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": HI = %.17g is below LO = %.17g", spec, hi,
                         lo);
-    /* Number of steps, with HI included when it is within 1e-9 x (HI - LO) of a grid value. */
+    /* Number of steps, with HI included when it is within 1e-9 x (HI - LO) of a grid value,
+     * at most half a step (beyond 5e8 steps 1e-9 x (HI - LO) would reach the next step). */
     q = (hi - lo) / step;
-    if (!isfinite(q) || q * (1.0 + ZVP_AXIS_REL_TOL) + 1.0 > ZVP_AXIS_MAX_VALUES)
+    nd = q * (1.0 + ZVP_AXIS_REL_TOL);
+    if (nd - q > 0.5)
+        nd = q + 0.5;
+    nd = isfinite(q) ? floor(nd) + 1.0 : INFINITY;
+    if (nd > ZVP_AXIS_MAX_VALUES)
         return zvp_fail(err, ZVP_EINVAL,
-                        "axis \"%s\": (HI - LO) / STEP + 1 = %.17g values is more than the "
-                        "allowed 1e9",
-                        spec, q + 1.0);
-    nd = floor(q * (1.0 + ZVP_AXIS_REL_TOL)) + 1.0;
+                        "axis \"%s\": (HI - LO) / STEP + 1 = %.17g values; more than 10^9 "
+                        "values are refused",
+                        spec, nd);
     n = (size_t)nd;
     v = malloc(n * sizeof *v);
     if (!v)
@@ -166,8 +170,8 @@ static int zvp_axis_parse_list(const char *spec, const char *b, const char *e, d
         if (*p == ',')
             n++;
     if ((double)n > ZVP_AXIS_MAX_VALUES)
-        return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %zu values is more than the allowed 1e9",
-                        spec, n);
+        return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %zu values; more than 10^9 values are "
+                        "refused", spec, n);
     v = malloc(n * sizeof *v);
     if (!v)
         return zvp_fail(err, ZVP_ENOMEM, "axis \"%s\": cannot allocate %zu values", spec, n);

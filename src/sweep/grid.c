@@ -101,16 +101,20 @@ static uint8_t zvp_eval_point_status(int rc)
 }
 
 /* The parallel loop shared by both entry points; arguments already checked. Output j of
- * point p goes to outputs[j * count + p], its status to status[p]. */
+ * point p goes to outputs[j * ostride + p] (ostride >= count), its status to status[p].
+ * stop (may be NULL): read
+ * before each point; once it is nonzero, the points not started get status
+ * ZVP_POINT_NOT_COMPUTED and NaN outputs (those started finish). */
 static int zvp_eval_run(const zvp_model *m, const double *base, const zvp_eval_src *s,
-                        uint64_t count, double *outputs, uint8_t *status, int threads,
-                        const char *who, zvp_error *err)
+                        uint64_t count, double *outputs, size_t ostride, uint8_t *status,
+                        int threads, const volatile sig_atomic_t *stop, const char *who,
+                        zvp_error *err)
 {
     const size_t np = m->n_params, no = m->n_outputs;
     const size_t wstride = (np + no + 8) / 8 * 8; /* >= 8, 64-byte multiples */
     const int64_t n = (int64_t)count;
     double *work;
-    int nthreads, t;
+    int nthreads, t, chunk;
     int64_t p;
     if (count == 0)
         return ZVP_SUCCESS;
@@ -128,7 +132,11 @@ static int zvp_eval_run(const zvp_model *m, const double *base, const zvp_eval_s
                         nthreads);
     for (t = 0; t < nthreads; t++)
         memcpy(work + (size_t)t * wstride, base, np * sizeof *base);
-#pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads)
+    /* chunks of up to 64 points, smaller for a short range (a sweep's slices) so that every
+     * thread gets work; the results do not depend on the schedule */
+    chunk = (int)(count / (16 * (uint64_t)nthreads));
+    chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads)
     for (p = 0; p < n; p++) {
 #ifdef _OPENMP
         double *params = work + (size_t)omp_get_thread_num() * wstride;
@@ -137,11 +145,13 @@ static int zvp_eval_run(const zvp_model *m, const double *base, const zvp_eval_s
 #endif
         double *out = params + np;
         size_t j;
-        uint8_t st;
-        zvp_eval_set_params(s, (uint64_t)p, params);
-        st = zvp_eval_point_status(zvp_model_eval(m, params, out, NULL));
+        uint8_t st = ZVP_POINT_NOT_COMPUTED;
+        if (!stop || !*stop) {
+            zvp_eval_set_params(s, (uint64_t)p, params);
+            st = zvp_eval_point_status(zvp_model_eval(m, params, out, NULL));
+        }
         for (j = 0; j < no; j++)
-            outputs[j * (size_t)count + (size_t)p] = st == ZVP_POINT_OK ? out[j] : NAN;
+            outputs[j * ostride + (size_t)p] = st == ZVP_POINT_OK ? out[j] : NAN;
         status[p] = st;
     }
     free(work);
@@ -208,13 +218,31 @@ int zvp_eval_points(const zvp_model *m, const double *base_params, size_t n_poin
     s.rows = n_vary ? vary_values : NULL; /* NULL: every point is the base vector */
     s.axes = NULL;
     s.first = 0;
-    return zvp_eval_run(m, base_params, &s, (uint64_t)n_points, outputs, status, threads, who,
-                        err);
+    return zvp_eval_run(m, base_params, &s, (uint64_t)n_points, outputs, n_points, status,
+                        threads, NULL, who, err);
 }
 
 int zvp_eval_grid(const zvp_model *m, const double *base_params, const zvp_axis *axes,
                   size_t n_axes, uint64_t first, uint64_t count, double *outputs,
                   uint8_t *status, int threads, zvp_error *err)
+{
+    return zvp_eval_grid_stop(m, base_params, axes, n_axes, first, count, outputs, status,
+                              threads, NULL, err);
+}
+
+int zvp_eval_grid_stop(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                       size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                       uint8_t *status, int threads, const volatile sig_atomic_t *stop,
+                       zvp_error *err)
+{
+    return zvp_eval_grid_strided(m, base_params, axes, n_axes, first, count, outputs,
+                                 (size_t)count, status, threads, stop, err);
+}
+
+int zvp_eval_grid_strided(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                          size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                          size_t ostride, uint8_t *status, int threads,
+                          const volatile sig_atomic_t *stop, zvp_error *err)
 {
     static const char who[] = "zvp_eval_grid";
     zvp_eval_src s;
@@ -256,7 +284,13 @@ int zvp_eval_grid(const zvp_model *m, const double *base_params, const zvp_axis 
     s.rows = NULL;
     s.axes = n_axes ? axes : NULL;
     s.first = first;
-    rc = zvp_eval_run(m, base_params, &s, count, outputs, status, threads, who, err);
+    if (ostride < count) {
+        rc = zvp_fail(err, ZVP_EINVAL, "%s: output stride %zu is below count %llu", who, ostride,
+                      (unsigned long long)count);
+        goto done;
+    }
+    rc = zvp_eval_run(m, base_params, &s, count, outputs, ostride, status, threads, stop, who,
+                      err);
 done:
     free(param);
     return rc;

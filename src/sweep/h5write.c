@@ -282,14 +282,33 @@ static int zvp_sweep_open_vars(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_
     return ZVP_SUCCESS;
 }
 
+/* What the bounds of output j are (src/sweep/README.md, "Interval bounds"): the long_name
+ * of OUT_lo (lo = 1) or OUT_hi into text, with the interval's kind, which is returned:
+ * "confidence" when asked for, or when the fit did not match the output (no residual
+ * variance: the parameters' uncertainty only), else "prediction". */
+static const char *zvp_sweep_bound_text(const zvp_model_file *mf, const zvp_sweep_plan *pl,
+                                        size_t j, int lo, char *text, size_t cap)
+{
+    const zvp_interval_options *o = pl->interval;
+    int matched = !isnan(zvp_model_file_residual_variance(mf, j, NULL));
+    const char *kind = o->prediction && matched ? "prediction" : "confidence";
+    snprintf(text, cap, "%s: %s bound of the %g%% %s interval%s", pl->m->outputs[j].description,
+             lo ? "lower" : "upper", 100.0 * o->level, kind,
+             o->prediction && !matched ? " (the fit did not match this output: no residual "
+                                         "variance, the parameters' uncertainty only)" : "");
+    return kind;
+}
+
 /* With intervals: OUT_lo for every output, then OUT_hi (the order of the block buffers),
- * and the root attribute `interval` saying which interval (src/sweep/README.md). */
-static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_error *err)
+ * each with units, long_name, interval_kind and, for an output the method gives no bounds
+ * (NaN at every point), no_interval_reason; and the root attribute `interval` saying which
+ * interval (src/sweep/README.md). */
+static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_model_file *mf,
+                                   const zvp_sweep_plan *pl, zvp_error *err)
 {
     const zvp_model *m = pl->m;
     const zvp_interval_options *o = pl->interval;
     const double nan_fill = NAN;
-    const char *kind = o->prediction ? "prediction" : "confidence";
     char name[256], text[1024];
     int rc;
     hid_t ds;
@@ -297,16 +316,22 @@ static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_sweep_plan *pl, 
     if ((rc = zvp_h5_attr_string(f->h5, ".", "interval", text, f->path, err)))
         return rc;
     for (size_t i = 0; i < 2 * m->n_outputs; i++) {
-        const zvp_param_desc *d = &m->outputs[i % m->n_outputs];
+        size_t j = i % m->n_outputs;
+        const zvp_param_desc *d = &m->outputs[j];
         int lo = i < m->n_outputs;
+        const char *kind = zvp_sweep_bound_text(mf, pl, j, lo, text, sizeof text);
         snprintf(name, sizeof name, "%s%s", d->name, lo ? "_lo" : "_hi");
-        snprintf(text, sizeof text, "%s: %s bound of the %g%% %s interval", d->description,
-                 lo ? "lower" : "upper", 100.0 * o->level, kind);
         if ((rc = zvp_sweep_create_nd(f, pl, name, H5T_NATIVE_DOUBLE, &nan_fill, d->unit, text,
                                       &ds, err)))
             return rc;
-        if (H5Dclose(ds) < 0)
-            return zvp_h5_fail(err, f->path, "close variable", name);
+        rc = zvp_h5_attr_string(ds, ".", "interval_kind", kind, f->path, err);
+        if (rc == ZVP_SUCCESS && d->integer && o->method == ZVP_INTERVAL_DELTA)
+            rc = zvp_h5_attr_string(ds, ".", "no_interval_reason", ZVP_SWEEP_NO_DELTA_REASON,
+                                    f->path, err);
+        if (H5Dclose(ds) < 0 && rc == ZVP_SUCCESS)
+            rc = zvp_h5_fail(err, f->path, "close variable", name);
+        if (rc)
+            return rc;
     }
     return ZVP_SUCCESS;
 }
@@ -334,7 +359,7 @@ int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf, const zvp
         if (H5Dclose(ds) < 0)
             return zvp_h5_fail(err, f->path, "close variable", d->name);
     }
-    if (pl->interval && (rc = zvp_sweep_create_bounds(f, pl, err)))
+    if (pl->interval && (rc = zvp_sweep_create_bounds(f, mf, pl, err)))
         return rc;
     if ((rc = zvp_sweep_create_nd(f, pl, "status", H5T_NATIVE_UINT8, &status_fill, "1",
                                   "point status", &f->status, err)) ||
@@ -425,6 +450,28 @@ int zvp_sweep_file_read_status(zvp_sweep_file *f, hid_t dxpl, const uint64_t *st
         rc = zvp_h5_fail(err, f->path, "read a block of", "status");
         f->unreadable = 1;
     }
+    if (mem >= 0 && H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "status");
+    return rc;
+}
+
+int zvp_sweep_file_read_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                              const uint64_t *count, uint64_t npts, double *obuf, uint8_t *sbuf,
+                              zvp_error *err)
+{
+    hid_t mem = H5I_INVALID_HID;
+    size_t k;
+    char name[32];
+    int rc = zvp_sweep_file_read_status(f, dxpl, start, count, npts, sbuf, err);
+    if (rc == ZVP_SUCCESS)
+        rc = zvp_sweep_select(f, start, count, npts, &mem, err);
+    for (k = 0; rc == ZVP_SUCCESS && k < f->n_outputs; k++)
+        if (H5Dread(f->output[k], H5T_NATIVE_DOUBLE, mem, f->space, dxpl,
+                    obuf + k * (size_t)npts) < 0) {
+            snprintf(name, sizeof name, "output %zu", k);
+            rc = zvp_h5_fail(err, f->path, "read a block of", name);
+            f->unreadable = 1;
+        }
     if (mem >= 0 && H5Sclose(mem) < 0 && rc == ZVP_SUCCESS)
         rc = zvp_h5_fail(err, f->path, "close the memory dataspace of a block of", "status");
     return rc;

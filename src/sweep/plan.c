@@ -62,6 +62,12 @@ int zvp_sweep_make_plan(const zvp_model_file *mf, const zvp_axis *axes, size_t n
                                 "sweep axis '%s': value %.17g is out of range [%.17g, %.17g] "
                                 "(unit %s)",
                                 ax->name, ax->values[i], d->min, d->max, d->unit);
+        for (i = 0; d->integer && i < ax->n_values; i++)
+            if (ax->values[i] != floor(ax->values[i]))
+                return zvp_fail(err, ZVP_EINVAL,
+                                "sweep axis '%s': value %.17g is not a whole number; %s must be "
+                                "whole (an integer in [%.17g, %.17g], unit %s)",
+                                ax->name, ax->values[i], ax->name, d->min, d->max, d->unit);
         pl->points *= (uint64_t)ax->n_values;
         if (pl->points > ZVP_SWEEP_MAX_POINTS)
             return zvp_fail(err, ZVP_EINVAL,

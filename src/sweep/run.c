@@ -4,6 +4,7 @@
  * into OUT.partial, flushed after each block and renamed to OUT when complete; resumable,
  * locked, with a progress callback that can cancel. src/sweep/README.md.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "h5util.h"
 #include "util/atomic.h"
 #include "internal.h"
@@ -39,60 +43,73 @@ static double zvp_sweep_now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The first failed point of a block (flat index `flat`): evaluate it again, serially, for
- * the message that names it (flat index and axis values). */
-int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
-                          zvp_error *err)
+/* Evaluate the point at flat index `flat` again, serially: its axis values as text in
+ * where[] and the model's message in *e; returns the model's status. */
+static int zvp_sweep_describe_point(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
+                                    char *where, size_t cap, zvp_error *e)
 {
     const zvp_model *m = pl->m;
-    char where[256];
     size_t k, used = 0;
     uint64_t rest = flat;
-    zvp_error e;
     int rc;
     double *params = malloc((m->n_params + m->n_outputs + 1) * sizeof *params);
+    where[0] = '\0';
+    zvp_error_clear(e);
     if (!params)
-        return zvp_fail(err, ZVP_ENOMEM, "sweep of model '%s' stopped at point %llu: out of "
-                        "memory", m->name, (unsigned long long)flat);
+        return zvp_fail(e, ZVP_ENOMEM, "out of memory");
     memcpy(params, fixed, m->n_params * sizeof *params);
     for (k = pl->n_axes; k-- > 0;) {
         params[pl->param[k]] = pl->values[k][rest % pl->dims[k]];
         rest /= pl->dims[k];
     }
-    zvp_error_clear(&e);
-    rc = zvp_model_eval(m, params, params + m->n_params, &e);
-    where[0] = '\0';
-    for (k = 0; k < pl->n_axes && used + 1 < sizeof where; k++) {
-        int w = snprintf(where + used, sizeof where - used, "%s%s = %.17g", k ? ", " : "",
+    rc = zvp_model_eval(m, params, params + m->n_params, e);
+    for (k = 0; k < pl->n_axes && used + 1 < cap; k++) {
+        int w = snprintf(where + used, cap - used, "%s%s = %.17g", k ? ", " : "",
                          m->params[pl->param[k]].name, params[pl->param[k]]);
         if (w < 0)
             break;
         used += (size_t)w;
     }
     free(params);
+    return rc;
+}
+
+/* The first failed point of a block (flat index `flat`): evaluate it again, serially, for
+ * the message that names it (flat index and axis values). */
+int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_t flat,
+                          zvp_error *err)
+{
+    char where[256];
+    zvp_error e;
+    int rc = zvp_sweep_describe_point(pl, fixed, flat, where, sizeof where, &e);
     if (rc == ZVP_SUCCESS || rc == ZVP_EUNSTABLE || rc == ZVP_EINVAL) /* not reproducible */
         rc = ZVP_EINVAL;
-    return zvp_fail(err, rc, "sweep of model '%s' stopped at point %llu (%s): %s", m->name,
+    return zvp_fail(err, rc, "sweep of model '%s' stopped at point %llu (%s): %s", pl->m->name,
                     (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
 }
 
-/* Count the status codes of npts points into sum; the first ZVP_POINT_FAILED point (index
- * in the block) is returned (UINT64_MAX: none) and every such point set back to 0. */
-static uint64_t zvp_sweep_count(uint8_t *sbuf, uint64_t npts, zvp_sweep_summary *sum)
+/* Every point of the grid has status 3: ZVP_EINVAL naming the first one and the model's
+ * message there (the sweep then keeps no file). */
+static int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, zvp_error *err)
 {
-    uint64_t p, failed = UINT64_MAX;
-    for (p = 0; p < npts; p++) {
-        switch (sbuf[p]) {
-        case ZVP_POINT_OK: sum->ok++; break;
-        case ZVP_POINT_UNSTABLE: sum->unstable++; break;
-        case ZVP_POINT_INVALID: sum->invalid++; break;
-        default: /* ZVP_POINT_FAILED: the sweep stops after this block */
-            if (failed == UINT64_MAX)
-                failed = p;
-            sbuf[p] = ZVP_POINT_NOT_COMPUTED;
-        }
+    char where[256];
+    zvp_error e;
+    zvp_sweep_describe_point(pl, fixed, 0, where, sizeof where, &e);
+    return zvp_fail(err, ZVP_EINVAL, "no point of the sweep is valid input: model '%s' refuses "
+                    "all %llu points; the first, point 0 (%s): %s", pl->m->name,
+                    (unsigned long long)pl->points, where,
+                    e.message[0] ? e.message : "refused by the model");
+}
+
+/* Add status code c to the counts of sum: 1 for a point computed (codes 1..3), else 0. */
+static int zvp_sweep_tally(uint8_t c, zvp_sweep_summary *sum)
+{
+    switch (c) {
+    case ZVP_POINT_OK: sum->ok++; return 1;
+    case ZVP_POINT_UNSTABLE: sum->unstable++; return 1;
+    case ZVP_POINT_INVALID: sum->invalid++; return 1;
+    default: return 0;
     }
-    return failed;
 }
 
 /* The state of one run: plan, file, buffers, the blocks already done (resume). */
@@ -105,45 +122,151 @@ typedef struct zvp_sweep_run_state {
     zvp_sweep_file *f;
     double *obuf;
     uint8_t *sbuf;
+    double *tbuf;        /* one interval slice: [3 * n_outputs * ZVP_SWEEP_SLICE_MAX] */
+    uint8_t *tsb;        /* [ZVP_SWEEP_SLICE_MAX] (with intervals) */
     unsigned char *done; /* bit per block: complete in the partial file */
-    uint64_t n_blocks, done_points;
+    unsigned char *part; /* bit per block: some points computed in the partial file */
+    uint64_t n_blocks, done_points, slice, min_slice;
+    int stopped;         /* *opt->stop was seen */
     zvp_sweep_summary *sum;
 } zvp_sweep_run_state;
 
-/* Resume bookkeeping: read the status of every block; a block with no point at 0 is done
- * (its counts go to the summary), any other block is computed again whole. */
+static int zvp_sweep_stop_asked(zvp_sweep_run_state *s)
+{
+    if (s->opt->stop && *s->opt->stop)
+        s->stopped = 1;
+    return s->stopped;
+}
+
+/* Resume bookkeeping: read the status of every block; the points at codes 1..3 are computed
+ * (counted in the summary); a block without a point at 0 is done, a block with some is
+ * partly done (a stop cut it short): only its points at 0 (or at a code above 3) are
+ * computed again. */
 static int zvp_sweep_scan(zvp_sweep_run_state *s, zvp_error *err)
 {
     uint64_t b, start[ZVP_SWEEP_MAX_AXES], count[ZVP_SWEEP_MAX_AXES];
     for (b = 0; b < s->n_blocks; b++) {
-        uint64_t f0 = zvp_sweep_block_start(s->pl, b), p;
+        uint64_t f0 = zvp_sweep_block_start(s->pl, b), p, computed = 0;
         uint64_t npts = zvp_sweep_block(s->pl, f0, start, count);
-        zvp_sweep_summary part;
         int rc = zvp_sweep_file_read_status(s->f, H5P_DEFAULT, start, count, npts, s->sbuf, err);
         if (rc)
             return rc;
-        for (p = 0; p < npts && s->sbuf[p] != ZVP_POINT_NOT_COMPUTED; p++)
-            ;
-        if (p < npts)
-            continue;
-        memset(&part, 0, sizeof part);
-        if (zvp_sweep_count(s->sbuf, npts, &part) != UINT64_MAX)
-            continue; /* a code > 3 in the file: compute the block again */
-        s->sum->ok += part.ok;
-        s->sum->unstable += part.unstable;
-        s->sum->invalid += part.invalid;
-        s->done[b / 8] |= (unsigned char)(1u << (b % 8));
-        s->done_points += npts;
+        for (p = 0; p < npts; p++)
+            computed += (uint64_t)zvp_sweep_tally(s->sbuf[p], s->sum);
+        s->done_points += computed;
+        if (computed == npts)
+            s->done[b / 8] |= (unsigned char)(1u << (b % 8));
+        else if (computed > 0)
+            s->part[b / 8] |= (unsigned char)(1u << (b % 8));
     }
     return ZVP_SUCCESS;
 }
 
 static int zvp_sweep_cancel(const zvp_sweep_run_state *s, zvp_error *err)
 {
-    return zvp_fail(err, ZVP_ECANCELED, "sweep canceled after %llu of %llu points; the partial "
+    return zvp_fail(err, ZVP_ECANCELED, "sweep %s after %llu of %llu points; the partial "
                     "file '%s' keeps them: run the same sweep again with resume on "
-                    "(zvmperf sweep ... --resume) to continue", (unsigned long long)s->done_points,
+                    "(zvmperf sweep ... --resume) to continue",
+                    s->stopped ? "stopped" : "canceled", (unsigned long long)s->done_points,
                     (unsigned long long)s->pl->points, s->f->file);
+}
+
+/* The buffers of block b (npts points): a block partly done in a resumed file is read back
+ * (a code above 3 becomes 0, to compute again); any other starts at status 0, outputs NaN. */
+static int zvp_sweep_load(zvp_sweep_run_state *s, uint64_t b, const uint64_t *start,
+                          const uint64_t *count, uint64_t npts, zvp_error *err)
+{
+    size_t groups = (s->pl->interval ? 3 : 1) * s->pl->m->n_outputs, g;
+    uint64_t p;
+    int rc;
+    if (!(s->part[b / 8] & (1u << (b % 8)))) {
+        for (g = 0; g < groups * (size_t)npts; g++)
+            s->obuf[g] = NAN;
+        memset(s->sbuf, ZVP_POINT_NOT_COMPUTED, (size_t)npts);
+        return ZVP_SUCCESS;
+    }
+    if ((rc = zvp_sweep_file_read_block(s->f, H5P_DEFAULT, start, count, npts, s->obuf, s->sbuf,
+                                        err)))
+        return rc;
+    for (p = 0; p < npts; p++)
+        if (s->sbuf[p] > ZVP_POINT_INVALID) {
+            s->sbuf[p] = ZVP_POINT_NOT_COMPUTED;
+            for (g = 0; g < groups; g++)
+                s->obuf[g * (size_t)npts + p] = NAN;
+        }
+    return ZVP_SUCCESS;
+}
+
+/* Evaluate flat points [f0 + p, f0 + e) of the block (npts points): without intervals in
+ * place, in the block buffers, with the stop flag read before each point; with intervals
+ * into the slice buffers, copied into the block's. */
+static int zvp_sweep_eval_run(zvp_sweep_run_state *s, uint64_t f0, uint64_t npts, uint64_t p,
+                              uint64_t e, zvp_error *err)
+{
+    const zvp_sweep_plan *pl = s->pl;
+    size_t len = (size_t)(e - p), nb = pl->m->n_outputs * len;
+    int rc;
+    if (!pl->interval) {
+        return zvp_eval_grid_strided(pl->m, s->fixed, s->axes, pl->n_axes, f0 + p, e - p,
+                                     s->obuf + p, (size_t)npts, s->sbuf + p,
+                                     (int)s->opt->threads, s->opt->stop, err);
+    }
+    /* value, lo, hi blocks (src/interval); the stop is read between slices */
+    rc = zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0 + p, e - p, pl->interval,
+                           s->tbuf, s->tbuf + nb, s->tbuf + 2 * nb, NULL, s->tsb, err);
+    if (rc)
+        return rc;
+    for (size_t g = 0; g < 3 * pl->m->n_outputs; g++)
+        memcpy(s->obuf + g * (size_t)npts + p, s->tbuf + g * len, len * sizeof *s->obuf);
+    memcpy(s->sbuf + p, s->tsb, len);
+    return ZVP_SUCCESS;
+}
+
+/* Compute the points of the block at status 0, run by run. Without intervals a run is
+ * evaluated whole (the stop flag is read before each point); with intervals in slices of
+ * s->slice points sized by time (about 0.05 to 0.25 s each), the flag read between them.
+ * *failed: the first point (index in the block) with another model status
+ * (ZVP_POINT_FAILED, stored as 0), or UINT64_MAX; *computed: the points done. */
+static int zvp_sweep_eval_block(zvp_sweep_run_state *s, uint64_t f0, uint64_t npts,
+                                uint64_t *failed, uint64_t *computed, zvp_error *err)
+{
+    uint64_t p = 0, e, i, cap = s->pl->interval ? 0 : npts;
+    *failed = UINT64_MAX;
+    *computed = 0;
+    while (p < npts) {
+        double t0;
+        int rc;
+        while (p < npts && s->sbuf[p] != ZVP_POINT_NOT_COMPUTED)
+            p++;
+        if (p == npts || zvp_sweep_stop_asked(s))
+            break;
+        if (s->pl->interval)
+            cap = s->slice;
+        for (e = p + 1; e < npts && e - p < cap && s->sbuf[e] == ZVP_POINT_NOT_COMPUTED;)
+            e++;
+        t0 = zvp_sweep_now_s();
+        if ((rc = zvp_sweep_eval_run(s, f0, npts, p, e, err)))
+            return rc;
+        for (i = p; i < e; i++) {
+            if (s->sbuf[i] == ZVP_POINT_FAILED) { /* the sweep stops after this block */
+                if (*failed == UINT64_MAX)
+                    *failed = i;
+                s->sbuf[i] = ZVP_POINT_NOT_COMPUTED;
+            }
+            *computed += (uint64_t)zvp_sweep_tally(s->sbuf[i], s->sum);
+        }
+        if (zvp_sweep_stop_asked(s))
+            break; /* points of [p, e) may be left at 0: the block is not complete */
+        t0 = zvp_sweep_now_s() - t0;
+        if (!s->pl->interval)
+            ;
+        else if (t0 < 0.05 && s->slice < ZVP_SWEEP_SLICE_MAX)
+            s->slice = s->slice * 2 < ZVP_SWEEP_SLICE_MAX ? s->slice * 2 : ZVP_SWEEP_SLICE_MAX;
+        else if (t0 > 0.25 && s->slice / 2 >= s->min_slice)
+            s->slice /= 2;
+        p = e;
+    }
+    return ZVP_SUCCESS;
 }
 
 /* Evaluate and write every block not done yet, flushing after each. */
@@ -156,31 +279,28 @@ static int zvp_sweep_blocks(zvp_sweep_run_state *s, zvp_error *err)
     if (opt->progress && opt->progress(s->done_points, pl->points, opt->progress_user))
         return zvp_sweep_cancel(s, err);
     for (b = 0; rc == ZVP_SUCCESS && b < s->n_blocks; b++) {
-        uint64_t f0 = zvp_sweep_block_start(pl, b), failed;
+        uint64_t f0 = zvp_sweep_block_start(pl, b), failed, computed;
         uint64_t npts = zvp_sweep_block(pl, f0, start, count);
         if (s->done[b / 8] & (1u << (b % 8)))
             continue;
-        if (pl->interval) { /* value, lo, hi blocks (src/interval) */
-            size_t nb = pl->m->n_outputs * (size_t)npts;
-            rc = zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0, npts, pl->interval,
-                                   s->obuf, s->obuf + nb, s->obuf + 2 * nb, NULL, s->sbuf, err);
-        } else
-            rc = zvp_eval_grid(pl->m, s->fixed, s->axes, pl->n_axes, f0, npts, s->obuf, s->sbuf,
-                               (int)opt->threads, err);
-        if (rc)
+        if ((rc = zvp_sweep_load(s, b, start, count, npts, err)) ||
+            (rc = zvp_sweep_eval_block(s, f0, npts, &failed, &computed, err)))
             break;
-        failed = zvp_sweep_count(s->sbuf, npts, s->sum);
+        if (computed == 0 && s->stopped)
+            return zvp_sweep_cancel(s, err); /* nothing new in this block: not written */
         rc = zvp_sweep_file_write_block(s->f, H5P_DEFAULT, start, count, npts, s->obuf, s->sbuf,
                                         err);
         if (rc == ZVP_SUCCESS)
             rc = zvp_sweep_file_flush(s->f, err);
+        if (rc == ZVP_SUCCESS)
+            s->done_points += computed;
         if (rc == ZVP_SUCCESS && failed != UINT64_MAX)
             rc = zvp_sweep_point_error(pl, s->fixed, f0 + failed, err);
-        if (rc == ZVP_SUCCESS)
-            s->done_points += npts;
         if (rc == ZVP_SUCCESS && opt->progress &&
             opt->progress(s->done_points, pl->points, opt->progress_user) &&
             s->done_points < pl->points)
+            rc = zvp_sweep_cancel(s, err);
+        if (rc == ZVP_SUCCESS && s->stopped && s->done_points < pl->points)
             rc = zvp_sweep_cancel(s, err);
     }
     return rc;
@@ -235,6 +355,7 @@ static int zvp_sweep_start(zvp_sweep_run_state *s, const zvp_model_file *mf,
                       e.message);
         zvp_sweep_file_close(s->f, ZVP_EIO, NULL);
         memset(s->done, 0, (size_t)(s->n_blocks / 8 + 1));
+        memset(s->part, 0, (size_t)(s->n_blocks / 8 + 1));
         s->done_points = 0;
         s->sum->ok = s->sum->unstable = s->sum->invalid = 0;
     } else if (s->opt->resume) {
@@ -256,14 +377,21 @@ static int zvp_sweep_file_run(zvp_sweep_run_state *s, const zvp_model_file *mf,
     zvp_h5_quiet quiet;
     zvp_atomic out;
     int rc;
+    int none_valid = 0;
     zvp_h5_quiet_begin(&quiet);
     rc = zvp_sweep_start(s, mf, notice, user, err);
     if (rc == ZVP_SUCCESS)
         rc = zvp_sweep_blocks(s, err);
+    if (rc == ZVP_SUCCESS && s->sum->invalid == s->pl->points) {
+        none_valid = 1; /* nothing to keep: the partial file goes, `path` stays as it was */
+        rc = zvp_sweep_all_invalid(s->pl, s->fixed, err);
+    }
     if (rc == ZVP_SUCCESS)
         rc = zvp_sweep_file_finish(s->f, err);
     rc = zvp_sweep_file_close(s->f, rc, err);
     zvp_h5_quiet_end(&quiet);
+    if (none_valid)
+        remove(s->f->file);
     if (rc != ZVP_SUCCESS)
         return rc; /* the partial file stays (valid up to its last flush) */
     out.target = zvp_sweep_path(path, "");
@@ -332,9 +460,21 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
                     (pl.interval ? 3 : 1) * sizeof *s.obuf);
     s.sbuf = malloc((size_t)pl.block_capacity);
     s.done = calloc((size_t)(s.n_blocks / 8 + 1), 1);
+    s.part = calloc((size_t)(s.n_blocks / 8 + 1), 1);
+    s.tbuf = malloc((size_t)(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1) *
+                    (pl.m->n_outputs ? pl.m->n_outputs : 1) * 3 * sizeof *s.tbuf);
+    s.tsb = malloc(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1);
+#ifdef _OPENMP
+    s.min_slice = (uint64_t)(opt->threads > 0 ? opt->threads : omp_get_max_threads());
+#endif
+    if (s.min_slice < 1)
+        s.min_slice = 1;
+    if (s.min_slice > ZVP_SWEEP_SLICE_MAX)
+        s.min_slice = ZVP_SWEEP_SLICE_MAX;
+    s.slice = s.min_slice;
     partial = zvp_sweep_path(path, ".partial");
     lockpath = zvp_sweep_path(path, ".partial.lock");
-    if (!s.obuf || !s.sbuf || !s.done || !partial || !lockpath)
+    if (!s.obuf || !s.sbuf || !s.done || !s.part || !s.tbuf || !s.tsb || !partial || !lockpath)
         rc = zvp_fail(err, ZVP_ENOMEM, "sweep: cannot allocate the block buffers (%llu points "
                       "x %zu outputs)", (unsigned long long)pl.block_capacity, pl.m->n_outputs);
     sum.points = pl.points;
@@ -348,6 +488,9 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
     free(s.obuf);
     free(s.sbuf);
     free(s.done);
+    free(s.part);
+    free(s.tbuf);
+    free(s.tsb);
     free(partial);
     free(lockpath);
     sum.seconds = zvp_sweep_now_s() - t0;

@@ -15,6 +15,14 @@
 #define ZVP_SWEEP_MAX_AXES 8
 #define ZVP_SWEEP_DEFAULT_BLOCK 65536u
 #define ZVP_SWEEP_CHUNK_TARGET 65536u /* points per HDF5 chunk, at most (512 KiB float64) */
+#define ZVP_SWEEP_SLICE_MAX 8192u     /* points per slice of a block, at most (run.c) */
+
+/* zvp_eval_grid_strided - zvp_eval_grid_stop writing output j of point p at
+ * outputs[j * ostride + p] (ostride >= count): a run of a sweep's block evaluated in place. */
+int zvp_eval_grid_strided(const zvp_model *m, const double *base_params, const zvp_axis *axes,
+                          size_t n_axes, uint64_t first, uint64_t count, double *outputs,
+                          size_t ostride, uint8_t *status, int threads,
+                          const volatile sig_atomic_t *stop, zvp_error *err);
 
 /* zvp_grid_param_list - the parameter names of m, ", "-separated, into buf (truncated with
  * "..." when it does not fit). size >= 1. */
@@ -47,7 +55,7 @@ typedef struct zvp_sweep_plan {
 } zvp_sweep_plan;
 
 /* zvp_sweep_make_plan - check the axes of a sweep of mf (names, duplicates, finite values
- * within each parameter's [min, max], 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
+ * within each parameter's [min, max], whole for an integer parameter, 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
  * cut the grid into blocks of about block_points points (raised to one chunk). */
 int zvp_sweep_make_plan(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
                         uint64_t block_points, zvp_sweep_plan *pl, zvp_error *err);
@@ -71,6 +79,13 @@ uint64_t zvp_sweep_block_start(const zvp_sweep_plan *pl, uint64_t b);
  * src/h5util.h does the I/O: guard = 1), or the MPI driver's file-access list
  * (H5Pset_fapl_mpio) and collective transfer list (H5Pset_dxpl_mpio) with guard = 0. */
 #define ZVP_SWEEP_LAYOUT_VERSION 2
+
+/* The attribute no_interval_reason of OUT_lo / OUT_hi for a whole-number output under the
+ * delta method (interval.h: no interval, NaN bounds at every point). */
+#define ZVP_SWEEP_NO_DELTA_REASON                                                              \
+    "no delta-method interval for a whole-number output: it is a step function of the "       \
+    "parameters, whose derivative is 0 almost everywhere, so the bounds are NaN at every "      \
+    "point; the Monte Carlo method (--method mc) gives bounds"
 
 typedef struct zvp_sweep_file {
     const char *path;  /* the target OUT, for messages */
@@ -111,6 +126,14 @@ int zvp_sweep_file_open(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_s
 int zvp_sweep_file_write_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
                                const uint64_t *count, uint64_t npts, const double *obuf,
                                const uint8_t *sbuf, zvp_error *err);
+
+/* zvp_sweep_file_read_block - read the block start[]/count[] (npts points) of every output
+ * into obuf[n_outputs * npts] (output-major, the layout of write_block) and of /status into
+ * sbuf[npts]: a block that a stop cut short, read back to finish it. ZVP_EIO (f->unreadable
+ * = 1) when HDF5 cannot. */
+int zvp_sweep_file_read_block(zvp_sweep_file *f, hid_t dxpl, const uint64_t *start,
+                              const uint64_t *count, uint64_t npts, double *obuf, uint8_t *sbuf,
+                              zvp_error *err);
 
 /* zvp_sweep_file_read_status - read the block start[]/count[] of /status into sbuf[npts]
  * (npts = 0: empty selection). ZVP_EIO (f->unreadable = 1) when HDF5 cannot. */
