@@ -168,6 +168,20 @@ else
     sed -n 1,3p "$T/err2"
 fi
 
+# a sweep whose every point the model refuses is an input error (exit 2) that leaves an
+# existing file as it was and no partial file (as the serial sweep: src/sweep/README.md)
+cp "$T/serial.h5" "$T/keep.h5"
+$RUN -np 2 "$MPI" sweep fsio real_memory_gb=64 --axis cp_memory_gb=64,70 -o "$T/keep.h5" \
+    >/dev/null 2>"$T/errk"
+rck=$?
+if [ $rck = 2 ] && cmp -s "$T/serial.h5" "$T/keep.h5" && [ ! -e "$T/keep.h5.partial" ] &&
+   grep -q "no point of the sweep is valid input" "$T/errk"; then
+    pass "no valid point: exit 2, the existing file kept, no partial file"
+else
+    fail "no valid point: exit $rck, file kept: $(cmp -s "$T/serial.h5" "$T/keep.h5" && echo yes || echo no)"
+    sed -n 1,3p "$T/errk"
+fi
+
 if [ $fails -ne 0 ]; then
     echo "mpi_test: $fails failed"
     exit 1

@@ -443,9 +443,21 @@ static int run(mpi_run *r, const zvp_model_file *mf, const char *path, const cha
     sum->unstable = base[2] + tot[2];
     sum->invalid = base[3] + tot[3];
     progress(r, base[0] + tot[0], base[0], 1);
+    /* every point refused by the model (the counts are global, so every rank agrees): an
+     * input error, the partial file removed and the file at path left as it was, as the
+     * serial sweep does (src/sweep/README.md) */
+    const int none_valid = rc == ZVP_SUCCESS && sum->ok == 0 && sum->unstable == 0 &&
+                           sum->invalid > 0;
+    if (none_valid)
+        rc = zvp_fail(err, ZVP_EINVAL, "no point of the sweep is valid input: model '%s' "
+                      "refuses all %llu points (evaluate one with 'zvmperf eval' to see the "
+                      "model's message); %s is left as it was", r->pl.m->name,
+                      (unsigned long long)sum->invalid, path);
     if (rc == ZVP_SUCCESS)
         rc = agree(r, zvp_sweep_file_finish(&r->f, err), err);
     rc2 = zvp_sweep_file_close(&r->f, rc, err);
+    if (none_valid && r->rank == 0)
+        (void)unlink(partial);
     if (rc == ZVP_SUCCESS)
         rc = agree(r, rc2, err);
     if (rc == ZVP_SUCCESS)
