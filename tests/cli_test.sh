@@ -477,6 +477,11 @@ same_sweep "$S/ref.h5" "$S/int.h5" && ok || bad "resumed after SIGINT differs fr
 "$ZVP" sweep $GRID -o "$S/term.h5" --progress 2>"$S/term.err" & pid=$!
 wait_for "$S/term.err" '%'; kill -TERM $pid; wait $pid; st=$?
 [ $st -eq 143 ] && ok || bad "sweep after SIGTERM: exit $st (want 143): $(cat "$S/term.err")"
+# with --json the object gives the same exit status (it said 130 after SIGTERM) and stderr one message
+"$ZVP" sweep $GRID -o "$S/tj.h5" --progress --json >"$S/tj.json" 2>"$S/tj.err" & pid=$!
+wait_for "$S/tj.err" '%'; kill -TERM $pid; wait $pid; st=$?
+[ $st -eq 143 ] && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 143 and "SIGTERM" in d["message"], d' "$S/tj.json" &&
+   [ "$(grep -c 'error' "$S/tj.err")" -eq 1 ] && ok || bad "sweep --json after SIGTERM: exit $st: $(cat "$S/tj.json") / $(cat "$S/tj.err")"
 # a second sweep to the same output fails at once, naming the partial file; the first goes on
 "$ZVP" sweep $GRID -o "$S/term.h5" --resume --progress 2>"$S/lock1.err" & pid=$!
 wait_for "$S/lock1.err" '%'

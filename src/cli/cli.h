@@ -37,6 +37,10 @@ typedef struct cli_ctx {
  * object on stdout. Return the exit status of `status` (cli_exit_code). */
 int cli_error(const cli_ctx *c, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same with the exit status given (a sweep stopped by SIGTERM: status ZVP_ECANCELED,
+ * exit 143), in the JSON object too. */
+int cli_error_exit(const cli_ctx *c, int status, int exit_code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The same for a library error: its message, with the status text appended when the
  * message does not already say it. */
 int cli_lib_error(const cli_ctx *c, const zvp_error *e);

@@ -31,24 +31,39 @@ int cli_exit_code(int status)
 
 /* The JSON error object: {"command", "status": "error" | "unstable", "error", "exit_status",
  * "message"} (+ "outputs": {} for eval). */
-static void json_error(const cli_ctx *c, int status, const char *msg)
+static void json_error(const cli_ctx *c, int status, int exit_code, const char *msg)
 {
     json_t *d = cli_json_doc(c->command);
     cli_json_set(d, "status", json_string(status == ZVP_EUNSTABLE ? "unstable" : "error"));
     cli_json_set(d, "error", json_string(zvp_strerror(status)));
-    cli_json_set(d, "exit_status", json_integer(cli_exit_code(status)));
+    cli_json_set(d, "exit_status", json_integer(exit_code));
     cli_json_set(d, "message", json_string(msg));
     if (c->error_outputs)
         cli_json_set(d, "outputs", json_object());
     cli_json_print(d);
 }
 
-static int emit(const cli_ctx *c, int status, const char *msg)
+static int emit_exit(const cli_ctx *c, int status, int exit_code, const char *msg)
 {
     fprintf(stderr, "zvmperf %s: error: %s\n", c->command, msg);
     if (c->json)
-        json_error(c, status, msg);
-    return cli_exit_code(status);
+        json_error(c, status, exit_code, msg);
+    return exit_code;
+}
+
+static int emit(const cli_ctx *c, int status, const char *msg)
+{
+    return emit_exit(c, status, cli_exit_code(status), msg);
+}
+
+int cli_error_exit(const cli_ctx *c, int status, int exit_code, const char *fmt, ...)
+{
+    char msg[2 * ZVP_ERRMSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return emit_exit(c, status, exit_code, msg);
 }
 
 int cli_error(const cli_ctx *c, int status, const char *fmt, ...)

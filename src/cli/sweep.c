@@ -26,8 +26,9 @@ const char cli_help_sweep[] =
     "NAME=VALUE fixes a parameter that is not swept.\n"
     "The sweep writes OUT.h5.partial, saved after every block, and renames it to OUT.h5\n"
     "when complete: an existing OUT.h5 survives a failed or interrupted sweep. Ctrl-C\n"
-    "(SIGINT) or SIGTERM stops within about a second (the points in progress finish and\n"
-    "are saved; exit 130 / 143); run the same command with --resume to continue.\n"
+    "(SIGINT) or SIGTERM stops once the points in progress finish (about a second; with\n"
+    "--method mc a point is all its draws) and keeps them; exit 130 / 143; run the same\n"
+    "command with --resume to continue.\n"
     "Values of a whole-number parameter must be whole (checked before anything is written).\n"
     "\n"
     "Options:\n"
@@ -163,16 +164,16 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     if (st == ZVP_SUCCESS)
         return cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
                                  a->value[O_OUTPUT], &sum, 0);
-    rc = cli_lib_error(c, &err);
-    if (st == ZVP_ECANCELED) {
-        fprintf(stderr, "zvmperf sweep: stopped by %s after %llu of %llu points; to continue, "
-                "run: %s%s\n", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
-                (unsigned long long)(sum.ok + sum.unstable + sum.invalid),
-                (unsigned long long)sum.points, c->cmdline ? c->cmdline : "zvmperf sweep ...",
-                opt->resume ? "" : " --resume");
-        rc = stop_signal == SIGTERM ? 128 + SIGTERM : 128 + SIGINT;
-    }
-    return rc;
+    if (st == ZVP_ECANCELED) /* one message, and the exit status of the signal in the JSON too */
+        return cli_error_exit(c, st, 128 + (stop_signal == SIGTERM ? SIGTERM : SIGINT),
+                              "stopped by %s after %llu of %llu points (kept in the partial "
+                              "file); to continue, run: %s%s",
+                              stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+                              (unsigned long long)(sum.ok + sum.unstable + sum.invalid),
+                              (unsigned long long)sum.points,
+                              c->cmdline ? c->cmdline : "zvmperf sweep ...",
+                              opt->resume ? "" : " --resume");
+    return cli_lib_error(c, &err);
 }
 
 /* The outputs the interval method leaves without bounds (OUT_lo, OUT_hi NaN in the file): say

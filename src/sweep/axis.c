@@ -2,6 +2,7 @@
  * src/sweep/axis.c - sweep axes from text: "NAME=LO:HI:STEP", "NAME=V1,V2,..." or "NAME=V"
  * (zvp_axis_parse). Numbers follow the library's one number grammar (zvp_parse_double).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +44,15 @@ static const char *zvp_axis_word(const char *s, const char *word)
 /* A field that zvp_parse_double rejected: is it spelled like a number, so that it was
  * rejected for being non-finite (inf, nan, or beyond the double range, e.g. 1e999)? This
  * only sorts the rejection into ZVP_EINVAL (not finite) or ZVP_EPARSE (not a number). */
+/* A decimal number whose magnitude is too small for a double (strtod: ERANGE towards 0). */
+static int zvp_axis_underflows(const char *s)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    return errno == ERANGE && fabs(v) < 1.0;
+}
+
 static int zvp_axis_nonfinite_number(const char *s)
 {
     int digits = 0;
@@ -92,8 +102,10 @@ static int zvp_axis_number(const char *spec, const char *field, const char *b, c
     buf[n] = '\0';
     if (zvp_parse_double(buf, &v) != 0) {
         if (zvp_axis_nonfinite_number(buf))
-            return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %s = %s is not finite", spec, field,
-                            buf);
+            return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %s = %s is %s", spec, field, buf,
+                            zvp_axis_underflows(buf) ? "too small to represent (underflow): not "
+                                                       "a number"
+                                                     : "not finite");
         return zvp_fail(err, ZVP_EPARSE, "axis \"%s\": %s \"%s\" is not a number", spec, field,
                         buf);
     }
