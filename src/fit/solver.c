@@ -147,12 +147,32 @@ typedef struct start_ws {
     double *fbuf;
 } start_ws;
 
+/* An evaluation scratch for fit (n residuals): 0, or ZVP_ENOMEM (free it with eval_free
+ * either way). */
+static int eval_init(zvp_fit_eval *ev, const zvp_fit *fit, int residual_absolute, size_t n)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->fit = fit;
+    ev->residual_absolute = residual_absolute;
+    ev->bad_row = SIZE_MAX;
+    ev->params = malloc(fit->model->n_params * sizeof(double) + 1);
+    ev->outputs = malloc(fit->model->n_outputs * sizeof(double) + 1);
+    ev->u = malloc(fit->n_free * sizeof(double) + 1);
+    ev->r = malloc(n * sizeof(double) + 1);
+    return ev->params && ev->outputs && ev->u && ev->r ? ZVP_SUCCESS : ZVP_ENOMEM;
+}
+
+static void eval_free(zvp_fit_eval *ev)
+{
+    free(ev->params);
+    free(ev->outputs);
+    free(ev->u);
+    free(ev->r);
+}
+
 static void start_ws_free(start_ws *t)
 {
-    free(t->ev.params);
-    free(t->ev.outputs);
-    free(t->ev.u);
-    free(t->ev.r);
+    eval_free(&t->ev);
     gsl_multifit_nlinear_free(t->w);
     gsl_matrix_free(t->covar);
     free(t->fbuf);
@@ -161,16 +181,9 @@ static void start_ws_free(start_ws *t)
 /* A scratch like ev's for the problem of n residuals and p unknowns; 0 or ZVP_ENOMEM. */
 static int start_ws_init(start_ws *t, const zvp_fit_eval *ev, size_t n, size_t p)
 {
-    const zvp_fit *fit = ev->fit;
     gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
     memset(t, 0, sizeof *t);
-    t->ev.fit = fit;
-    t->ev.residual_absolute = ev->residual_absolute;
-    t->ev.bad_row = SIZE_MAX;
-    t->ev.params = malloc(fit->model->n_params * sizeof(double) + 1);
-    t->ev.outputs = malloc(fit->model->n_outputs * sizeof(double) + 1);
-    t->ev.u = malloc(p * sizeof(double) + 1);
-    t->ev.r = malloc(n * sizeof(double) + 1);
+    const int ev_rc = eval_init(&t->ev, ev->fit, ev->residual_absolute, n);
     t->fbuf = malloc(n * sizeof(double) + 1);
     t->covar = gsl_matrix_alloc(p, p);
     t->fdf.f = fit_gsl_f;
@@ -181,9 +194,7 @@ static int start_ws_init(start_ws *t, const zvp_fit_eval *ev, size_t n, size_t p
     t->fdf.params = &t->ev;
     fp.trs = gsl_multifit_nlinear_trs_lm;
     t->w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
-    return t->ev.params && t->ev.outputs && t->ev.u && t->ev.r && t->fbuf && t->covar && t->w
-               ? ZVP_SUCCESS
-               : ZVP_ENOMEM;
+    return ev_rc == ZVP_SUCCESS && t->fbuf && t->covar && t->w ? ZVP_SUCCESS : ZVP_ENOMEM;
 }
 
 /* Run start s from us[s*p..]: its info in sol->starts[s]; its end point into xs[s*p..] and,
@@ -365,23 +376,13 @@ int zvp_fit_run_with(const zvp_fit *fit, const zvp_fit_parameters *params,
     if ((st = zvp_fit_check_parameters(&pp, err)) || (st = check_runnable(fit, &pp, err)))
         return st;
     n = fit->n_rows * fit->n_match;
-    memset(&ev, 0, sizeof ev);
-    ev.fit = fit;
-    ev.residual_absolute = pp.residual == ZVP_FIT_ABSOLUTE;
-    ev.params = malloc(fit->model->n_params * sizeof(double) + 1);
-    ev.outputs = malloc(fit->model->n_outputs * sizeof(double) + 1);
-    ev.u = malloc(fit->n_free * sizeof(double));
-    ev.r = malloc(n * sizeof(double));
-    if (!ev.params || !ev.outputs || !ev.u || !ev.r)
+    if (eval_init(&ev, fit, pp.residual == ZVP_FIT_ABSOLUTE, n))
         st = zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", zvp_fit_name(fit));
     else if (!(st = zvp_fit_solve(fit, &pp, &ev, &sol, err))) {
         st = zvp_fit_result_build(fit, &pp, &ev, &sol, out, err);
         zvp_fit_solution_free(&sol);
     }
-    free(ev.params);
-    free(ev.outputs);
-    free(ev.u);
-    free(ev.r);
+    eval_free(&ev);
     return st;
 }
 
