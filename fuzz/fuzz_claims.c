@@ -6,7 +6,7 @@
  *   - a failed read leaves *out NULL, returns a documented status and a message that starts
  *     with the file's path;
  *   - every claim as read: id NNN-name, unique (zvp_claims_index finds it at its index),
- *     kind fitted|predicted (and `predicted` agrees), relation < <= > >= ~, a tolerance for
+ *     kind fitted|predicted|identity (and `predicted` agrees), relation < <= > >= ~, a tolerance for
  *     ~ only, the file as given, a line >= 1; every model has a name and a file string;
  *   - every result: status ZVP_SUCCESS (or ZVP_ENOMEM), pass 0 or 1; a claim that passes
  *     has finite lhs and rhs, no reason, and its relation holds (for ~ a finite tolerance
@@ -122,8 +122,8 @@ static void check_info(const zvp_claims *c, size_t i)
               in.tolerance && in.file, "a NULL string in zvp_claim_info");
     CHECK(id_ok(in.id), in.id);
     CHECK(in.source[0] && in.statement[0] && in.lhs[0] && in.rhs[0], in.id);
-    CHECK((strcmp(in.kind, "fitted") == 0 && !in.predicted) ||
-              (strcmp(in.kind, "predicted") == 0 && in.predicted == 1), in.kind);
+    CHECK(((strcmp(in.kind, "fitted") == 0 || strcmp(in.kind, "identity") == 0) &&
+           !in.predicted) || (strcmp(in.kind, "predicted") == 0 && in.predicted == 1), in.kind);
     CHECK(!strcmp(r, "<") || !strcmp(r, "<=") || !strcmp(r, ">") || !strcmp(r, ">=") ||
               !strcmp(r, "~"), r);
     CHECK((strcmp(r, "~") == 0) == (in.tolerance[0] != '\0'), in.tolerance);

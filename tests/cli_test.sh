@@ -750,7 +750,11 @@ fi
 
 # ---- claims (src/cli/claims.c; fixtures tests/data/claims/: values by hand in their comments)
 CD=tests/data/claims
-expect 0 "claims: 4 evaluated, 4 passed, 0 failed (1 fitted, 3 predicted; 3 model files)" -- "$ZVP" claims $CD/pass.csv
+expect 0 "claims: 4 evaluated, 4 passed, 0 failed (1 fitted, 3 predicted, 0 identities; 3 model files)" -- "$ZVP" claims $CD/pass.csv
+# kind identity (met by construction): counted apart, selectable, never a prediction
+expect 0 "claims: 2 evaluated, 2 passed, 0 failed (0 fitted, 1 predicted, 1 identities; 1 model files)" -- "$ZVP" claims $CD/identity.csv
+expect 0 "claims: 1 evaluated, 1 passed, 0 failed (0 fitted, 0 predicted, 1 identities" -- "$ZVP" claims $CD/identity.csv --kind identity
+expect 0 "PASS  903-self .*identity" -- "$ZVP" claims $CD/identity.csv
 expect 0 "PASS  900-mm2-response" -- "$ZVP" claims $CD/pass.csv
 expect 0 "warning: 'repairman' is the registered model with its uncalibrated default" -- "$ZVP" claims $CD/pass.csv
 expect 4 "FAIL  901-wrong" -- "$ZVP" claims $CD/fail.csv
@@ -761,7 +765,7 @@ expect 0 "1 evaluated, 1 passed" -- "$ZVP" claims $CD/fail.csv --id 901-holds
 expect 0 "2 evaluated, 2 passed, 0 failed (1 fitted, 1 predicted" -- "$ZVP" claims $CD/fail.csv $CD/pass.csv --id 901-holds --id=900-ratio
 expect 0 "1 fitted, 0 predicted" -- "$ZVP" claims $CD/fail.csv --kind fitted
 expect 4 "0 fitted, 2 predicted" -- "$ZVP" claims $CD/fail.csv --kind predicted
-expect 2 "kind 'measured' is not allowed (fitted or predicted)" -- "$ZVP" claims $CD/pass.csv --kind measured
+expect 2 "kind 'measured' is not allowed (fitted, predicted or identity)" -- "$ZVP" claims $CD/pass.csv --kind measured
 expect 2 "no claim with id '999-x'" -- "$ZVP" claims $CD/pass.csv --id 999-x
 expect 2 "dup.csv:3: claim 900-mm2-response: duplicate id (also $CD/pass.csv:5" -- "$ZVP" claims $CD/pass.csv $CD/dup.csv
 expect 2 "at least one FILE" -- "$ZVP" claims
@@ -779,7 +783,7 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["command"] == "claims" and d["status"] == "failed", d
 c = {x["id"]: x for x in d["claims"]}
-assert len(c) == 7 and d["summary"] == {"claims": 7, "passed": 5, "failed": 2, "fitted": 2, "predicted": 5, "models": 3}, d["summary"]
+assert len(c) == 7 and d["summary"] == {"claims": 7, "passed": 5, "failed": 2, "fitted": 2, "predicted": 5, "identity": 0, "models": 3}, d["summary"]
 assert c["900-mm2-response"]["pass"] is True and abs(c["900-mm2-response"]["lhs"]["value"] - 4 / 3) < 1e-12
 assert c["901-wrong"]["pass"] is False and c["901-wrong"]["tolerance"] == "5%" and abs(c["901-wrong"]["tolerance_value"] - 0.075) < 1e-15
 assert c["901-unstable"]["lhs"]["value"] is None and "no steady state" in c["901-unstable"]["reason"]
@@ -793,7 +797,12 @@ if [ "$rc" -eq 2 ] && printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.loa
 "$ZVP" claims $CD/pass.csv --json > "$T/claims_pass.json" 2>/dev/null
 expect 1 "FAIL 901-wrong (tests/data/claims/fail.csv:4)" -- "$PY" tests/check_claims.py "$T/claims_fail.json" 0
 expect 1 "3 passing predictions, at least 4 required" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 4
-expect 0 "4 claims, 4 passed, 0 failed (0 known); 1 fitted, 3 predicted, 3 predictions pass (at least 3 required)" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 3
+expect 0 "4 claims, 4 passed, 0 failed (0 known); 1 fitted, 3 predicted, 0 identities (met by construction, not tests); 3 predictions pass (at least 3 required)" -- "$PY" tests/check_claims.py "$T/claims_pass.json" 3
+# an identity never counts as a prediction, and cannot be a known failure
+"$ZVP" claims $CD/identity.csv --json > "$T/claims_identity.json" 2>/dev/null
+expect 1 "1 passing predictions, at least 2 required" -- "$PY" tests/check_claims.py "$T/claims_identity.json" 2
+printf '903-self listed\n' > "$T/known_identity.txt"
+expect 1 "identities cannot be known failures .*903-self" -- "$PY" tests/check_claims.py "$T/claims_identity.json" 0 "$T/known_identity.txt"
 # known failures: listed ones may fail (and must), unlisted ones may not; a listed id must exist
 printf '# id reason\n901-wrong R is 4/3, not 1.5\n901-unstable no steady state\n' > "$T/known.txt"
 expect 0 "known 901-wrong" -- "$PY" tests/check_claims.py "$T/claims_fail.json" 0 "$T/known.txt"
@@ -808,7 +817,7 @@ expect 1 "a known failure needs an id and a reason" -- "$PY" tests/check_claims.
 if command -v bash >/dev/null 2>&1; then
   comp() { bash -c '. src/cli/zvmperf.bash-completion; COMP_CWORD=$1; shift; COMP_WORDS=("$@"); _zvmperf; echo "${COMPREPLY[*]}"' _ "$@"; }
   case " $(comp 1 zvmperf cl) " in *" claims "*) ok ;; *) bad "completion of the claims command" ;; esac
-  [ "$(comp 4 zvmperf claims x --kind '')" = "fitted predicted" ] && ok || bad "completion of claims --kind: $(comp 4 zvmperf claims x --kind '')"
+  [ "$(comp 4 zvmperf claims x --kind '')" = "fitted predicted identity" ] && ok || bad "completion of claims --kind: $(comp 4 zvmperf claims x --kind '')"
   [ "$(comp 2 zvmperf claims --)" = "--kind --id --json --help" ] && ok || bad "completion of claims options: $(comp 2 zvmperf claims --)"
 fi
 # cms (report 004): users at 1 s response with a 90 % interval from the joint fit over the three runs,

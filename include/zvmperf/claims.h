@@ -16,7 +16,9 @@
  * model file's parameters with the bracket's overrides. RELATION is one of < <= > >=
  * (tolerance empty: must hold as written) or ~ (|lhs - rhs| <= tolerance, where tolerance
  * is a number >= 0 in the unit of lhs, or `N%`: N percent of |rhs|). kind is `fitted` (the
- * numbers behind the claim were used by a calibration) or `predicted` (they were not).
+ * calibration behind a model file the claim evaluates used the numbers behind it),
+ * `predicted` (none of those calibrations did) or `identity` (the models meet it by
+ * construction whatever their parameters: evaluated like the others, but not a test).
  * Claim ids are unique over all the files of one set.
  *
  * Everything that can be checked without evaluating a model is checked when the files are
@@ -60,7 +62,7 @@ typedef struct zvp_claims_options {
 /* One claim as written (strings owned by the set; trimmed, quotes removed). */
 typedef struct zvp_claim_info {
     const char *id;        /* e.g. "000-paging-cm4-delta-512" */
-    const char *kind;      /* "fitted" or "predicted" */
+    const char *kind;      /* "fitted", "predicted" or "identity" */
     const char *source;    /* e.g. "report 000, Table 5, CM4 Users Priming Time at 512 GB" */
     const char *statement; /* the report's words */
     const char *lhs;       /* expression text */
@@ -69,7 +71,7 @@ typedef struct zvp_claim_info {
     const char *tolerance; /* as written: "" (inequalities), "3" or "10%" */
     const char *file;      /* the claims file it was read from (as given) */
     size_t line;           /* its line in that file (1-based) */
-    int predicted;         /* 1 for kind "predicted", 0 for "fitted" */
+    int predicted;         /* 1 for kind "predicted", 0 for "fitted" and "identity" */
 } zvp_claim_info;
 
 /* The outcome of one claim (zvp_claim_eval). */
@@ -91,7 +93,7 @@ typedef struct zvp_claim_result {
  * @param[out] out      new set (free with zvp_claims_free); NULL on failure.
  * @return ZVP_SUCCESS; ZVP_EIO (a file that cannot be read; a model file that cannot be
  *         read); ZVP_EPARSE (not a CSV table, a header other than ZVP_CLAIMS_HEADER, an empty
- *         required cell, an id not of the form NNN-name, a kind other than fitted|predicted,
+ *         required cell, an id not of the form NNN-name, a kind other than fitted|predicted|identity,
  *         a relation other than < <= > >= ~, a tolerance given for an inequality or missing
  *         for ~, a tolerance that is not a number >= 0 or N%, an expression syntax error
  *         naming the bad token, its column and what is allowed there); ZVP_ENOTFOUND (an

@@ -6,7 +6,8 @@
 
 A claims file (calibration/claims/README.md) is a CSV table
 ``id,kind,source,statement,lhs,relation,rhs,tolerance``: one claim per row, ``lhs RELATION
-rhs`` with expressions over numbers and model terms ``MODEL:OUTPUT[NAME=VALUE;...]``.
+rhs`` with expressions over numbers and model terms ``MODEL:OUTPUT[NAME=VALUE;...]``; kind
+is ``fitted``, ``predicted`` or ``identity`` (met by construction: not a test).
 evaluate() reads the files with zvp_claims_read (every check of the format is done there:
 errors raise the matching ZvmperfError, the message naming FILE:LINE and the claim) and
 evaluates each claim with zvp_claim_eval; a claim that does not hold, or whose point has no

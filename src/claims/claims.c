@@ -163,9 +163,10 @@ static int check_claim(zvp_claims *set, cl_claim *c, zvp_error *err)
         if (strcmp(set->claims[i].cell[C_ID], c->cell[C_ID]) == 0)
             return claim_fail(err, ZVP_EINVAL, c, "duplicate id (also %s:%zu; ids are unique "
                               "over all claims files)", set->claims[i].file, set->claims[i].line);
-    if (strcmp(c->cell[C_KIND], "fitted") != 0 && strcmp(c->cell[C_KIND], "predicted") != 0)
-        return claim_fail(err, ZVP_EPARSE, c, "kind '%s' is not allowed (fitted or predicted)",
-                          c->cell[C_KIND]);
+    if (strcmp(c->cell[C_KIND], "fitted") != 0 && strcmp(c->cell[C_KIND], "predicted") != 0 &&
+        strcmp(c->cell[C_KIND], "identity") != 0)
+        return claim_fail(err, ZVP_EPARSE, c, "kind '%s' is not allowed (fitted, predicted or "
+                          "identity)", c->cell[C_KIND]);
     c->predicted = strcmp(c->cell[C_KIND], "predicted") == 0;
     c->relation = -1;
     for (int r = 0; r < 5; r++)

@@ -1,5 +1,5 @@
 /*
- * src/cli/claims.c - `zvmperf claims FILE... [--kind fitted|predicted] [--id ID] [--json]`:
+ * src/cli/claims.c - `zvmperf claims FILE... [--kind fitted|predicted|identity] [--id ID] [--json]`:
  * evaluate the claims files (include/zvmperf/claims.h; format in calibration/claims/README.md)
  * and report pass or fail per claim, then a summary. Exit 0 when every evaluated claim holds,
  * CLI_EXIT_CHECK when any fails, and the usual statuses for bad input.
@@ -11,7 +11,7 @@
 #include "cli.h"
 
 const char cli_help_claims[] =
-    "Usage: zvmperf claims FILE... [--kind fitted|predicted] [--id ID]... [--json]\n"
+    "Usage: zvmperf claims FILE... [--kind fitted|predicted|identity] [--id ID]... [--json]\n"
     "Evaluate claims files: statements of the reports written as relations between model\n"
     "outputs and numbers, and report pass or fail per claim.\n"
     "\n"
@@ -24,19 +24,22 @@ const char cli_help_claims[] =
     "its defaults), each distinct MODEL once. relation is < <= > >= (no tolerance) or ~\n"
     "(|lhs - rhs| <= tolerance; tolerance a number in the unit of lhs or N% of |rhs|).\n"
     "A claim whose point has no steady state, or that divides by zero, fails with the reason.\n"
+    "kind is fitted (a calibration behind a model file it evaluates read its numbers),\n"
+    "predicted (none did) or identity (the models meet it by construction, whatever their\n"
+    "parameters: evaluated, but not a test and not counted as a prediction).\n"
     "\n"
     "Prints one line per claim (PASS or FAIL, id, kind, lhs value, relation, rhs value,\n"
     "tolerance, source; a failing claim's reason below it) and a summary.\n"
     "\n"
     "Options:\n"
-    "      --kind K   evaluate only the claims of kind K (fitted or predicted)\n"
+    "      --kind K   evaluate only the claims of kind K (fitted, predicted or identity)\n"
     "      --id ID    evaluate only the claim ID (repeatable)\n"
     "      --json     one JSON object {\"command\": \"claims\", \"status\": \"ok\"|\"failed\",\n"
     "                 \"claims\": [{\"id\", \"kind\", \"source\", \"statement\", \"file\", \"line\",\n"
     "                 \"lhs\": {\"expr\", \"value\"}, \"relation\", \"rhs\": {\"expr\", \"value\"},\n"
     "                 \"tolerance\" (as written, or null), \"tolerance_value\", \"pass\",\n"
     "                 \"reason\"}], \"summary\": {\"claims\", \"passed\", \"failed\", \"fitted\",\n"
-    "                 \"predicted\", \"models\"}}\n"
+    "                 \"predicted\", \"identity\", \"models\"}}\n"
     "  -h, --help     this help\n"
     "  --             end of options (a file whose name starts with '-')\n"
     "\n"
@@ -47,7 +50,7 @@ enum { O_KIND, O_ID, N_OPTS };
 static const cli_option opts[N_OPTS] = {{"kind", 0, 1, 0}, {"id", 0, 1, 1}};
 
 typedef struct tally {
-    size_t n, passed, failed, fitted, predicted;
+    size_t n, passed, failed, fitted, predicted, identity;
 } tally;
 
 static json_t *claim_json(const zvp_claim_info *in, const zvp_claim_result *r)
@@ -117,7 +120,8 @@ static int run(const cli_ctx *c, const cli_args *a, const zvp_claims *set, json_
         t->passed += r.pass != 0;
         t->failed += r.pass == 0;
         t->predicted += in.predicted != 0;
-        t->fitted += in.predicted == 0;
+        t->identity += strcmp(in.kind, "identity") == 0;
+        t->fitted += strcmp(in.kind, "fitted") == 0;
         if (list)
             json_array_append_new(list, claim_json(&in, &r));
         else
@@ -171,8 +175,9 @@ static int check_selection(const cli_ctx *c, const cli_args *a, const zvp_claims
 {
     zvp_error err;
     const char *k = a->value[O_KIND];
-    if (k && strcmp(k, "fitted") != 0 && strcmp(k, "predicted") != 0)
-        return cli_error(c, ZVP_EINVAL, "--kind '%s' is not allowed (fitted or predicted)", k);
+    if (k && strcmp(k, "fitted") != 0 && strcmp(k, "predicted") != 0 && strcmp(k, "identity") != 0)
+        return cli_error(c, ZVP_EINVAL, "--kind '%s' is not allowed (fitted, predicted or "
+                         "identity)", k);
     for (size_t i = 0; i < a->n_items; i++)
         if (a->item_opt[i] == O_ID && zvp_claims_index(set, a->item_val[i], &err) < 0)
             return cli_lib_error(c, &err);
@@ -191,6 +196,7 @@ static int finish(const cli_ctx *c, json_t *doc, json_t *list, const tally *t, s
         cli_json_set(s, "failed", json_integer((json_int_t)t->failed));
         cli_json_set(s, "fitted", json_integer((json_int_t)t->fitted));
         cli_json_set(s, "predicted", json_integer((json_int_t)t->predicted));
+        cli_json_set(s, "identity", json_integer((json_int_t)t->identity));
         cli_json_set(s, "models", json_integer((json_int_t)models));
         cli_json_set(doc, "summary", s);
         if (t->failed)
@@ -198,8 +204,9 @@ static int finish(const cli_ctx *c, json_t *doc, json_t *list, const tally *t, s
         if (cli_json_print(doc))
             return CLI_EXIT_FAILURE;
     } else {
-        printf("claims: %zu evaluated, %zu passed, %zu failed (%zu fitted, %zu predicted; %zu "
-               "model files)\n", t->n, t->passed, t->failed, t->fitted, t->predicted, models);
+        printf("claims: %zu evaluated, %zu passed, %zu failed (%zu fitted, %zu predicted, %zu "
+               "identities; %zu model files)\n", t->n, t->passed, t->failed, t->fitted,
+               t->predicted, t->identity, models);
     }
     if (t->failed)
         fprintf(stderr, "zvmperf %s: %zu of %zu claims fail\n", c->command, t->failed, t->n);
@@ -215,7 +222,7 @@ int cli_claims(const cli_ctx *c0, int argc, char **argv)
     char dirs[3][4096];
     const char *dir[3];
     zvp_claims_options o;
-    tally t = {0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     json_t *doc = NULL, *list = NULL;
     int rc = cli_parse(&c, argc, argv, opts, N_OPTS, "", &a);
     if (rc)
@@ -224,7 +231,7 @@ int cli_claims(const cli_ctx *c0, int argc, char **argv)
     if (a.n_pos == 0) {
         cli_args_free(&a);
         return cli_error(&c, ZVP_EINVAL, "claims needs at least one FILE: usage: zvmperf claims "
-                         "FILE... [--kind fitted|predicted] [--id ID] [--json]");
+                         "FILE... [--kind fitted|predicted|identity] [--id ID] [--json]");
     }
     o.n_search_dirs = cli_search_path(dirs, 3);
     for (size_t i = 0; i < o.n_search_dirs; i++)
