@@ -27,7 +27,8 @@ FIT_KEYS = ["model", "data", "join", "join_key", "where", "base", "output", "sta
             "relative", "absolute", "name"]
 CSV = [",", "\"", "\"\"", "#", "\n", "\r\n", " ", "\t", "[", "]", ",,", "\"a,b\""]
 CLAIMS_HEADER = "id,kind,source,statement,lhs,relation,rhs,tolerance"
-CLAIMS = [CLAIMS_HEADER + "\n", "fitted", "predicted", ",fitted,", ",predicted,", "<", "<=", ">",
+CLAIMS = [CLAIMS_HEADER + "\n", "fitted", "predicted", "identity", ",fitted,", ",predicted,",
+          ",identity,", "<", "<=", ">",
           ">=", "~", ",<,", ",<=,", ",>,", ",>=,", ",~,", "+", "-", "*", "/", "(", ")", "[", "]",
           ":", ";", "=", "%", "10%", "0%", " ", "000-", "001-", "900-a", "report 000, Table 5",
           "tests/data/claims/mm2.ini", "./", "mmc:response_s", "mmc:response_s[servers=2]",

@@ -263,7 +263,7 @@ static void expect_error(const char *row, int status, const char *n1, const char
 static void test_errors(void)
 {
     expect_error("004-k,guessed,here,s,1,<,2,", ZVP_EPARSE, "kind 'guessed'",
-                 "fitted or predicted", "claim 004-k");
+                 "fitted, predicted or identity", "claim 004-k");
     expect_error("004-r,fitted,here,s,1,=,2,", ZVP_EPARSE, "relation '='", "< <= > >= or ~",
                  NULL);
     expect_error("004-t,fitted,here,s,1,<,2,3", ZVP_EPARSE, "tolerance '3'", "inequality", NULL);
@@ -334,9 +334,10 @@ static void test_two_files_and_info(void)
     zvp_error err;
     zvp_test_write_file(paths[0], "# a comment\n" HDR "\n005-a,fitted,\"report 000, Table 3\","
                         "\"a, b\",1,<,2,\n");
-    zvp_test_write_file(paths[1], HDR "005-b,predicted,src,st,1,~,1,10%\n");
+    zvp_test_write_file(paths[1], HDR "005-b,predicted,src,st,1,~,1,10%\n"
+                        "005-c,identity,src,st,1-1,~,0,1e-12\n");
     CU_ASSERT_EQUAL_FATAL(zvp_claims_read(paths, 2, NULL, &c, &err), ZVP_SUCCESS);
-    CU_ASSERT_EQUAL(zvp_claims_count(c), 2);
+    CU_ASSERT_EQUAL(zvp_claims_count(c), 3);
     CU_ASSERT_EQUAL(zvp_claims_info(c, 0, &in, &err), ZVP_SUCCESS);
     CU_ASSERT_STRING_EQUAL(in.source, "report 000, Table 3");
     CU_ASSERT_STRING_EQUAL(in.statement, "a, b");
@@ -350,10 +351,14 @@ static void test_two_files_and_info(void)
     CU_ASSERT_STRING_EQUAL(in.relation, "~");
     CU_ASSERT_STRING_EQUAL(in.tolerance, "10%");
     CU_ASSERT_EQUAL(in.line, 2);
+    /* kind identity: read as written, not a prediction */
+    CU_ASSERT_EQUAL(zvp_claims_info(c, 2, &in, &err), ZVP_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(in.kind, "identity");
+    CU_ASSERT_EQUAL(in.predicted, 0);
     CU_ASSERT_EQUAL(zvp_claims_index(c, "005-b", &err), 1);
     CU_ASSERT_EQUAL(zvp_claims_index(c, "005-z", &err), -1);
     CU_ASSERT_EQUAL(err.status, ZVP_ENOTFOUND);
-    CU_ASSERT_EQUAL(zvp_claims_info(c, 2, &in, &err), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_claims_info(c, 3, &in, &err), ZVP_EINVAL);
     zvp_claims_free(c);
     /* the same id in the second file */
     zvp_test_write_file(paths[1], HDR "005-a,predicted,src,st,1,~,1,10%\n");
