@@ -8,8 +8,10 @@
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
  * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff
  * halfway between that (the rest frozen) and the rest relaxed (Norton: the CPUs away come back
- * at the rest's throughput), or the collapsed state (one zone holding the CPUs) when it spins
- * more; two CPUs with several zones
+ * at the rest's throughput), the symmetric state in its own basin; where the collapsed state
+ * (one zone holding the CPUs) spins more, the time average over the interval of a lock started
+ * symmetric that collapses at the rate the collapsed zone's chain gives; two CPUs with several
+ * zones
  * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
  * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
@@ -318,7 +320,7 @@ static double log_add(double a, double b)
         a = b;
         b = t;
     }
-    return b == -INFINITY ? a : a + log1p(exp(b - a));
+    return b == -INFINITY || a == INFINITY ? a : a + log1p(exp(b - a));
 }
 
 /* The time to collapse (models/README.md, spinlock, "Time to collapse"), from the departure
@@ -600,8 +602,10 @@ const zvp_model zvp_model_spinlock = {
     "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
     "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact; "
-    "with a handoff halfway to the rest relaxed by Norton's theorem), or with a handoff the "
-    "collapsed state when it spins more; `zvmperf simulate spinlock` simulates it.",
+    "with a handoff halfway to the rest relaxed by Norton's theorem); where a handoff's "
+    "collapsed state spins more, the time average over interval_s of a lock started "
+    "symmetric that collapses after collapse_time_s (first-passage times of the collapsed "
+    "zone's chain); `zvmperf simulate spinlock` simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
     "et al., Quantitative System Performance, 1984; Norton's theorem: Chandy, Herzog & Woo, "
