@@ -278,8 +278,9 @@ static void test_spinlock_4096_near_constant(void)
 
 /* Several zones with a handoff that grows with the spinners: the simulator settles where one
  * zone has captured nearly every CPU (its holds lengthen with its spinners), which the
- * symmetric MVA misses by 25-66 %; the analytic takes the collapsed state when it spins more.
- * Expected values: `zvmperf simulate spinlock` (hold 1 us, c2 1, 5 replications x 2e5 events,
+ * symmetric MVA misses by 25-66 %; where the collapsed state spins more the analytic is the
+ * time average over interval_s (60 s here) of a lock that starts symmetric and collapses
+ * (microseconds to milliseconds at these points: the collapsed state). Expected values: `zvmperf simulate spinlock` (hold 1 us, c2 1, 5 replications x 2e5 events,
  * seed 1; 95 % intervals), spin within 5 % + the half-width. */
 static void test_spinlock_handoff_collapse(void)
 {
