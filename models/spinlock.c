@@ -8,8 +8,10 @@
  * zone 1 (dominant, or one of uniform zones) then solved exactly with the rest of the cycle
  * as its think time, scaled by its own error at SCV 1 (where MVA is exact); with a handoff
  * halfway between that (the rest frozen) and the rest relaxed (Norton: the CPUs away come back
- * at the rest's throughput), or the collapsed state (one zone holding the CPUs) when it spins
- * more; two CPUs with several zones
+ * at the rest's throughput), the symmetric state in its own basin; where the collapsed state
+ * (one zone holding the CPUs) spins more, the time average over the interval of a lock started
+ * symmetric that collapses at the rate the collapsed zone's chain gives; two CPUs with several
+ * zones
  * exactly (models/spinlock_pair.c); simulated (the `sim` hook) on the same network,
  * random-order handoff.
  * Equations, derivation and limits: models/README.md, spinlock.
@@ -22,8 +24,12 @@
 #include "zvmperf/queue.h"
 #include "spinlock.h"
 
-enum { P_CPUS, P_WORK, P_HOLD, P_SCV, P_ZONES, P_SKEW, P_HANDOFF, N_P };
-enum { O_SPIN, O_UTIL, O_ACQ, O_SPIN_ACQ, O_COLL, O_BI, N_O };
+enum { P_CPUS, P_WORK, P_HOLD, P_SCV, P_ZONES, P_SKEW, P_HANDOFF, P_INTERVAL, N_P };
+enum { O_SPIN, O_UTIL, O_ACQ, O_SPIN_ACQ, O_COLL, O_BI, O_CTIME, N_O };
+
+/* collapse_time_s where a lock never collapses in practice (no collapsed state, or a mean
+ * time to it beyond this) */
+#define NEVER_S 1e300
 
 static const zvp_param_desc spinlock_params[N_P] = {
     {"cpus", "1", "CPUs that take the lock (integer)", 1, 4096, 64, 1, 0},
@@ -36,6 +42,9 @@ static const zvp_param_desc spinlock_params[N_P] = {
     {"zone_skew", "1", "Zipf exponent of the zone choice (0 uniform)", 0, 4, 0, 0, 0},
     {"handoff_us", "us", "cost of passing the lock to a spinner, per CPU spinning on it at "
      "the handoff", 0, 1e6, 0, 0, 0},
+    {"interval_s", "s", "measurement interval the outputs average over, the lock starting in "
+     "the symmetric state (matters only where a collapse is possible: bistable = 1)", 0, 1e9,
+     60, 0, 0},
 };
 
 static const zvp_param_desc spinlock_outputs[N_O] = {
@@ -48,9 +57,11 @@ static const zvp_param_desc spinlock_outputs[N_O] = {
     {"collisions_per_s", "1/s", "acquisitions per second that found the lock held", 0, INFINITY,
      0, 0, 0},
     {"bistable", "1", "1 where a handoff lets one zone capture the CPUs and that collapsed "
-     "state spins more than the symmetric one: the outputs are the collapsed state, which a "
-     "lock started empty reaches only after a fluctuation (outside the validated range); else 0",
-     0, 1, 0, 0, 0},
+     "state spins more than the symmetric one: the outputs are then the time average over "
+     "interval_s of a lock that starts symmetric and collapses after collapse_time_s on "
+     "average; else 0", 0, 1, 0, 0, 0},
+    {"collapse_time_s", "s", "mean time for a lock started in the symmetric state to reach the "
+     "collapsed one (1e300: never in practice, e.g. bistable = 0)", 0, NEVER_S, 0, 0, 0},
 };
 
 /* The zone probabilities p_z = z^-s / sum_y y^-s (z = 1..L); uniform when s = 0. */
@@ -167,7 +178,11 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
     double a = 0.0, fa = 0.0, b = R, fb = 0.0;
     for (int it = 0; it < (m[0] > 1.0 ? DOMINANT_ITER : 1); it++) {
         Z1 = (base + (m[0] - 1.0) * p[0] * R) / p[0];
-        zvp_spinlock_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
+        double Rz; /* the symmetric basin ("Time to collapse"); one mode without handoff */
+        if (h > 0.0)
+            zvp_spinlock_exact_sym(N, Z1, NULL, S, c2, h, w, &X1, &ET, &pi0, &Rz);
+        else
+            zvp_spinlock_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
         const double f = (double)N / X1 - Z1 - R;
         if (fabs(f) <= 1e-10 * R + 1e-14 * Z1) /* N / X_1 - Z_1 carries eps Z_1 */
             break;
@@ -213,7 +228,10 @@ static int relaxed_zone(unsigned long N, double Z, double S, double c2, double h
     lam[0] = 0.0;
     for (unsigned long i = 1; i <= N; i++)
         lam[i] *= p[0];
-    zvp_spinlock_exact_ld(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
+    if (h > 0.0) /* the symmetric basin ("Time to collapse") */
+        zvp_spinlock_exact_sym(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
+    else
+        zvp_spinlock_exact_ld(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
     *W = fmax(0.0, R - *ET);
     free(b);
     return ZVP_SUCCESS;
@@ -294,6 +312,56 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
     return ZVP_SUCCESS;
 }
 
+/* log(e^a + e^b), either may be -inf */
+static double log_add(double a, double b)
+{
+    if (a < b) {
+        const double t = a;
+        a = b;
+        b = t;
+    }
+    return b == -INFINITY || a == INFINITY ? a : a + log1p(exp(b - a));
+}
+
+/* The time to collapse (models/README.md, spinlock, "Time to collapse"), from the departure
+ * chain of the collapsed zone (lp[j] = log pi(j) + const, j = 0..N - 1 CPUs left at it by a
+ * departure; each of the N - n CPUs away comes at rate 1/Z1). Time-stationary weights
+ * q(n) = pi(n) / (N - n) (arrivals see pi; the X Z1 factor cancels); the collapsed mode m_c is
+ * the highest local maximum of q, taken where q has two modes or its one mode holds most CPUs
+ * (2 m_c > N). A lock crosses the cut between k and k + 1 up and down equally often, X pi(k)
+ * per s (down: a departure that leaves k), so the mean time to pass it upward is the time below
+ * it over that rate, and summed over the cuts (exact for a birth-death chain: Karlin & Taylor,
+ * A First Course in Stochastic Processes, 1975, ch. 4):
+ * tau_up = Z1 sum_{k<m_c} (sum_{n<=k} q(n)) / pi(k) from empty to m_c,
+ * tau_down = Z1 sum_{1<=k<=m_c} (sum_{n>=k} q(n)) / pi(k-1) back to empty; in log space.
+ * lq, ls: [N] scratch. Writes their logs; returns 0 (logs +inf) without a collapsed mode. */
+static int chain_times(unsigned long N, const double *lp, double Z1, double *lq, double *ls,
+                       double *lup, double *ldown)
+{
+    *lup = *ldown = INFINITY;
+    for (unsigned long n = 0; n < N; n++)
+        lq[n] = lp[n] - log((double)(N - n));
+    unsigned long mc = N - 1, ms = 0;
+    while (mc > 0 && !(lq[mc - 1] < lq[mc]))
+        mc--;
+    while (ms + 1 < N && lq[ms + 1] >= lq[ms])
+        ms++;
+    if (mc == 0 || (ms >= mc && 2 * mc <= N))
+        return 0;
+    ls[N - 1] = lq[N - 1]; /* ls[k] = log sum_{n>=k} q(n) */
+    for (unsigned long k = N - 1; k-- > 0;)
+        ls[k] = log_add(ls[k + 1], lq[k]);
+    double cum = -INFINITY, up = -INFINITY, down = -INFINITY;
+    for (unsigned long k = 0; k < mc; k++) {
+        cum = log_add(cum, lq[k]);
+        up = log_add(up, cum - lp[k]);
+        down = log_add(down, ls[k + 1] - lp[k]);
+    }
+    *lup = up + log(Z1);
+    *ldown = down + log(Z1);
+    return 1;
+}
+
 /* Several zones with a handoff, the collapsed state (models/README.md, spinlock, "Collapse"):
  * the handoff grows a busy zone's holds with its spinners, so one zone (zone 1, probability p1)
  * can keep nearly every CPU spinning on it while the others stay free: zone 1 solved by its
@@ -301,13 +369,16 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
  * held S without waiting (q2 = sum_{z>1} p_z^2: an acquisition of zone z > 1 finds it held
  * with its utilization X p_z S). */
 static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, double h,
-                              double p1, double q2, double *out, zvp_error *err)
+                              double p1, double q2, double *out, double *lup, double *ldown,
+                              zvp_error *err)
 {
-    double X1, ET, pi0;
-    double *w = malloc(ZVP_SPINLOCK_EXACT_SCRATCH(N) * sizeof *w);
+    double X1, ET, pi0, Z1 = (Z + (1.0 - p1) * S) / p1;
+    double *w = malloc((ZVP_SPINLOCK_EXACT_SCRATCH(N) + 2 * (size_t)N) * sizeof *w);
     if (!w)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-    zvp_spinlock_exact(N, (Z + (1.0 - p1) * S) / p1, S, c2, h, w, &X1, &ET, &pi0);
+    zvp_spinlock_exact(N, Z1, S, c2, h, w, &X1, &ET, &pi0);
+    double *lq = w + ZVP_SPINLOCK_EXACT_SCRATCH(N);
+    chain_times(N, w, Z1, lq, lq + N, lup, ldown); /* w[0..N-1]: log pi ("Time to collapse") */
     free(w);
     const double X = X1 / p1, u1 = fmin(1.0, X1 * ET);
     const double spin = fmax(0.0, (double)N - X * Z - u1 - X * (1.0 - p1) * S);
@@ -319,10 +390,23 @@ static int spinlock_collapsed(unsigned long N, double Z, double S, double c2, do
     return ZVP_SUCCESS;
 }
 
+/* The share of an interval H (s) that a two-state switching process started in state 0, rates
+ * u (0 -> 1) and d (1 -> 0) per s, spends in state 1 on average:
+ * u / (u + d) [1 - (1 - e^{-x}) / x], x = (u + d) H; its series below x = 1e-5. */
+static double collapsed_share(double u, double d, double H)
+{
+    if (!(u > 0.0) || !(H > 0.0))
+        return 0.0;
+    const double x = (u + d) * H;
+    const double g = x < 1e-5 ? x / 2.0 - x * x / 6.0 : 1.0 + expm1(-x) / x;
+    return fmin(1.0, fmax(0.0, u / (u + d) * g));
+}
+
 /* The outputs at a hold SCV c2 that the chain affords (c2 < 0: MVA alone). */
 static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double S, double c2,
-                       double c2mva, double h, double *out, zvp_error *err)
+                       double c2mva, double h, double H, double *out, zvp_error *err)
 {
+    out[O_CTIME] = NEVER_S;
     if (L == 1 && c2 >= 0.0) {
         const int rc1 = spinlock_one_zone(N, Z, S, c2, h, out, err);
         out[O_BI] = 0.0;
@@ -332,7 +416,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     double *buf = malloc(16 * G * sizeof *buf);
     if (!buf)
         return zvp_fail(err, ZVP_ENOMEM, "spinlock: out of memory");
-    double *m = buf, *p = buf + G;
+    double *m = buf, *p = buf + G, u = 0.0, d = 0.0;
     zone_classes(L, skew, G, m, p);
     /* past the budget (c2 < 0) the MVA alone, with the requested SCV */
     double rel[N_O] = {0}, col[N_O] = {0};
@@ -352,13 +436,26 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
         out[i] += RELAX_WEIGHT * (rel[i] - out[i]);
     out[O_BI] = 0.0;
     if (h > 0.0 && N > 1 && c2 >= 0.0) { /* one CPU never collides: no collapse */
-        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, err)))
+        double lup = INFINITY, ldown = INFINITY;
+        if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, &lup, &ldown, err)))
             return rc;
+        /* a lock started symmetric collapses at any of its equal zones (rate L / tau_up); under
+         * skew zone 1 first, the others later */
+        if (lup <= log(NEVER_S)) {
+            u = (G == 1 ? (double)L : 1.0) * exp(-lup);
+            d = ldown <= log(NEVER_S) ? exp(-ldown) : 0.0;
+        }
         /* bistable: a collapsed state exists that spins more than the symmetric one; the
          * answer is the larger of the two ("Collapse") */
-        col[O_BI] = out[O_BI] = col[O_SPIN] > frozen ? 1.0 : 0.0;
-        if (col[O_SPIN] > out[O_SPIN])
-            memcpy(out, col, sizeof col);
+        out[O_BI] = col[O_SPIN] > frozen ? 1.0 : 0.0;
+        if (out[O_BI] == 1.0) {
+            /* the time average over the interval of a lock started symmetric that collapses
+             * at rate u and comes back at rate d ("Time to collapse") */
+            const double w = col[O_SPIN] > out[O_SPIN] ? collapsed_share(u, d, H) : 0.0;
+            for (int i = 0; i < O_BI; i++)
+                out[i] += w * (col[i] - out[i]);
+            out[O_CTIME] = u > 0.0 ? fmin(NEVER_S, 1.0 / u) : NEVER_S;
+        }
     }
     return ZVP_SUCCESS;
 }
@@ -386,6 +483,8 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
     const size_t L = (size_t)pr[P_ZONES];
     const double Zin = pr[P_WORK] * 1e-6, S = pr[P_HOLD] * 1e-6, h = pr[P_HANDOFF] * 1e-6;
     const double c2 = pr[P_SCV], budget = EXACT_MAX_COST / (L > 1 ? 8.0 : 1.0);
+    const double H = pr[P_INTERVAL];
+    out[O_CTIME] = NEVER_S;
     if (N == 2 && L > 1) /* work 0 as its limit (the chain needs a finite request rate) */
         return spinlock_two(L, pr[P_SKEW], Zin > 0.0 ? Zin : 1e-7 * S, S, pr[P_SCV], h, out,
                             err);
@@ -397,17 +496,18 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
         /* near-constant holds past the budget: linear in c2 between the constant hold (whose
          * chain costs a binomial per state) and Erlang-k_cap (SCV c2x = 1/k_cap) */
         double o0[N_O];
-        int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, 0.0, 0.0, h, o0, err);
+        int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, 0.0, 0.0, h, H, o0, err);
         if (!rc)
-            rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2x, h, out, err);
+            rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2x, h, H, out, err);
         const double t = c2 / c2x;
-        for (int i = 0; !rc && i < O_BI; i++)
-            out[i] = (1.0 - t) * o0[i] + t * out[i];
+        for (int i = 0; !rc && i < N_O; i++)
+            if (i != O_BI)
+                out[i] = (1.0 - t) * o0[i] + t * out[i];
         if (!rc) /* a flag, not interpolated: set when either end is bistable */
             out[O_BI] = fmax(o0[O_BI], out[O_BI]);
         return rc;
     }
-    int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2, h, out, err);
+    int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2, h, H, out, err);
     if (!rc && N == 1)
         out[O_SPIN] = out[O_SPIN_ACQ] = 0.0; /* one CPU never waits */
     return rc;
@@ -461,6 +561,9 @@ static const char one_state[] = "an analytic flag: the simulator's figures are t
                                 "runs reached (started empty: the symmetric one unless a "
                                 "fluctuation collapsed it)";
 
+static const char no_time[] = "an analytic estimate: one run shows at most one collapse, not its "
+                              "mean time";
+
 static int spinlock_sim_outputs(const double *pr, const zvp_sim_result *r, zvp_sim_estimate *o,
                                 const char **why, zvp_error *err)
 {
@@ -483,6 +586,8 @@ static int spinlock_sim_outputs(const double *pr, const zvp_sim_result *r, zvp_s
     why[O_COLL] = not_counted;
     o[O_BI].mean = o[O_BI].half_width = o[O_BI].ci_lo = o[O_BI].ci_hi = NAN;
     why[O_BI] = one_state;
+    o[O_CTIME].mean = o[O_CTIME].half_width = o[O_CTIME].ci_lo = o[O_CTIME].ci_hi = NAN;
+    why[O_CTIME] = no_time;
     return ZVP_SUCCESS;
 }
 
@@ -497,8 +602,10 @@ const zvp_model zvp_model_spinlock = {
     "exact with any zones (a Markov chain of the two CPUs); several "
     "zones by MVA with a residual-life correction, the busiest zone solved exactly with the "
     "rest of the cycle as its think time (scaled by its error at SCV 1, where MVA is exact; "
-    "with a handoff halfway to the rest relaxed by Norton's theorem), or with a handoff the "
-    "collapsed state when it spins more; `zvmperf simulate spinlock` simulates it.",
+    "with a handoff halfway to the rest relaxed by Norton's theorem); where a handoff's "
+    "collapsed state spins more, the time average over interval_s of a lock started "
+    "symmetric that collapses after collapse_time_s (first-passage times of the collapsed "
+    "zone's chain); `zvmperf simulate spinlock` simulates it.",
     "Finite-source M/G/1 embedded chain (Takagi, Queueing Analysis vol. 2, 1993); closed "
     "queueing network (Reiser & Lavenberg 1980 MVA; residual-life correction as in Lazowska "
     "et al., Quantitative System Performance, 1984; Norton's theorem: Chandy, Herzog & Woo, "

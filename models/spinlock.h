@@ -11,8 +11,9 @@
  * lock held S seconds (SCV c2, drawn as the simulator draws it), plus h seconds per CPU
  * spinning at the handoff: the finite-source M/G/1 queue by its departure chain. Writes the
  * lock's acquisition rate X (1/s), the mean hold with handoff ET (s) and the share pi0 of
- * departures that leave nobody waiting. w: scratch of zvp_spinlock_exact_scratch(N) doubles.
- * Pure.
+ * departures that leave nobody waiting. w: scratch of ZVP_SPINLOCK_EXACT_SCRATCH(N) doubles;
+ * on return w[0..N-1] holds log pi(j) + a constant, pi the departure distribution (j = 0..N-1
+ * CPUs left at the lock; the time to collapse reads it: models/README.md, spinlock). Pure.
  */
 void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,
                         double *X, double *ET, double *pi0);
@@ -25,6 +26,16 @@ void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h
  */
 void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double S, double c2,
                            double h, double *w, double *X, double *ET, double *pi0, double *R);
+
+/*
+ * zvp_spinlock_exact_sym - zvp_spinlock_exact_ld in the symmetric basin: where the chain's
+ * departure distribution has two modes (a handoff's positive feedback: models/README.md,
+ * spinlock, "Time to collapse"), the outputs of the distribution conditioned on the states up
+ * to the least likely one between the modes (the state a lock started empty stays in until it
+ * collapses); with one mode the same as zvp_spinlock_exact_ld. Same arguments. Pure.
+ */
+void zvp_spinlock_exact_sym(unsigned long N, double Z, const double *lam, double S, double c2,
+                            double h, double *w, double *X, double *ET, double *pi0, double *R);
 
 /* Scratch size (doubles) and work ((phases + 1) N^2 / 2 inner steps) of zvp_spinlock_exact. */
 #define ZVP_SPINLOCK_EXACT_SCRATCH(N) (9 * (size_t)(N) + 7)

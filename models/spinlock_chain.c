@@ -160,8 +160,9 @@ static void add_tails(const hold_dist *g, const chain_tab *t, size_t m, double a
  * constant stretch of a hold takes the binomial at the frozen rate lam[m] / m per CPU: see
  * models/README.md, spinlock, "Handoff"). Writes X, the mean hold (with handoff) ET, pi(0)
  * and the mean time at the lock per visit R. w: [ZVP_SPINLOCK_EXACT_SCRATCH(N)]. */
-void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double S, double c2,
-                           double h, double *w, double *X, double *ET, double *pi0, double *R)
+static void exact_chain(unsigned long N, double Z, const double *lam, double S, double c2,
+                        double h, int basin, double *w, double *X, double *ET, double *pi0,
+                        double *R)
 {
     const hold_dist g = hold_init(S, c2);
     const double a = lam ? 0.0 : 1.0 / Z;
@@ -192,11 +193,32 @@ void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double 
         }
         add_tails(&g, &t, m, am, d, j, off, exp(lp[j] - c), acc, v, u);
     }
+    size_t top = N; /* the states j >= top weigh theta: the symmetric basin's */
+    double theta = 1.0;
+    if (basin) {
+        size_t ms = 0, mc = N - 1;
+        while (ms + 1 < N && lp[ms + 1] >= lp[ms])
+            ms++; /* the lowest local maximum */
+        while (mc > 0 && lp[mc - 1] >= lp[mc])
+            mc--; /* the highest */
+        if (ms < mc) { /* two modes: up to the lowest state between them */
+            size_t jb = ms;
+            for (size_t j = ms + 1; j < mc; j++)
+                jb = lp[j] < lp[jb] ? j : jb;
+            top = jb + 1;
+            /* the states past the barrier weigh e^{-D}, D the upper mode's depth: the full
+             * chain where that mode appears (D = 0: excursions, not a state), the basin alone
+             * where it is deep (a lock that gets there stays) */
+            theta = exp(-(lp[mc] - lp[jb]));
+        }
+    }
     double mx = -INFINITY, sum = 0.0, st = 0.0, away = 0.0;
-    for (size_t j = 0; j < N; j++)
+    for (size_t j = 0; j < top; j++)
         mx = fmax(mx, lp[j]);
+    for (size_t j = top; j < N; j++)
+        mx = fmax(mx, lp[j] + log(theta));
     for (size_t j = 0; j < N; j++) {
-        const double q = exp(lp[j] - mx);
+        const double q = exp(lp[j] - mx + (j < top ? 0.0 : log(theta)));
         sum += q;
         st += q * (S + (j ? h * (double)j : 0.0));
         away += q * (lam ? (double)(N - j) / lam[N - j] : Z); /* (N - n) / rate(N - n) */
@@ -206,6 +228,18 @@ void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double 
     /* arrivals see pi: p(n) = X pi(n) / rate(N - n), and U = 1 - p(0) = X E[T] */
     *X = 1.0 / (*ET + (lam ? *pi0 / lam[N] : *pi0 * Z / (double)N));
     *R = (double)N / *X - away / sum; /* Little: N minus the CPUs away, per acquisition */
+}
+
+void zvp_spinlock_exact_ld(unsigned long N, double Z, const double *lam, double S, double c2,
+                           double h, double *w, double *X, double *ET, double *pi0, double *R)
+{
+    exact_chain(N, Z, lam, S, c2, h, 0, w, X, ET, pi0, R);
+}
+
+void zvp_spinlock_exact_sym(unsigned long N, double Z, const double *lam, double S, double c2,
+                            double h, double *w, double *X, double *ET, double *pi0, double *R)
+{
+    exact_chain(N, Z, lam, S, c2, h, 1, w, X, ET, pi0, R);
 }
 
 void zvp_spinlock_exact(unsigned long N, double Z, double S, double c2, double h, double *w,

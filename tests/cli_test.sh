@@ -891,9 +891,12 @@ assert o["hi"] is not None and o["hi"] <= 100.0 and o["lo"] <= o["value"] <= o["
 # review: the simulator's station limit is named as spinlock's zones, with both ranges
 expect 2 "spinlock: zones = 65536 is out of range \[1, 10000\] for the simulator" -- "$ZVP" simulate spinlock cpus=2 hold_us=1 zones=65536
 
-# spinlock flags the collapsed state it answers with (256 CPUs, 28 zones, handoff: history decides)
+# spinlock flags a collapsed state (256 CPUs, 28 zones, handoff: history decides) and says how long
+# a lock started symmetric takes to reach it (none at 32 zones: 1e300, never)
 expect 0 "bistable  *1 1 " -- "$ZVP" eval spinlock cpus=256 work_us=45 hold_us=1 zones=28 handoff_us=0.1
 expect 0 "bistable  *0 1 " -- "$ZVP" eval spinlock cpus=256 work_us=45 hold_us=1 zones=32 handoff_us=0.1
+expect 0 "collapse_time_s  *1e+300 s " -- "$ZVP" eval spinlock cpus=256 work_us=45 hold_us=1 zones=32 handoff_us=0.1
+expect 2 "interval_s" -- "$ZVP" eval spinlock interval_s=-1
 
 # review: a Monte Carlo interval whose centre (the middle of the ranges) has no steady state
 # gives the bounds of the stable draws, value "unstable", a NOTE with the stable share, exit 3.

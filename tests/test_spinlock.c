@@ -13,7 +13,7 @@
 #include "zvmperf/model.h"
 #include "../models/spinlock.h"
 
-enum { CPUS, WORK, HOLD, SCV, ZONES, SKEW, HANDOFF };
+enum { CPUS, WORK, HOLD, SCV, ZONES, SKEW, HANDOFF, INTERVAL };
 
 static const zvp_model *spin_model(void)
 {
@@ -22,12 +22,20 @@ static const zvp_model *spin_model(void)
     return m;
 }
 
+/* The model at interval_s = iv (s); out: [7]. */
+static int spin_eval_iv(double cpus, double work, double hold, double scv, double zones,
+                        double skew, double handoff, double iv, double *out)
+{
+    const double p[8] = {cpus, work, hold, scv, zones, skew, handoff, iv};
+    zvp_error e;
+    return zvp_model_eval(spin_model(), p, out, &e);
+}
+
+/* The model at the default interval_s, 60 s. */
 static int spin_eval(double cpus, double work, double hold, double scv, double zones,
                      double skew, double handoff, double *out)
 {
-    const double p[7] = {cpus, work, hold, scv, zones, skew, handoff};
-    zvp_error e;
-    return zvp_model_eval(spin_model(), p, out, &e);
+    return spin_eval_iv(cpus, work, hold, scv, zones, skew, handoff, 60.0, out);
 }
 
 /* Simulator options of the tests: one thread, `events` per replication, `reps` runs. */
@@ -48,7 +56,7 @@ static void test_spinlock_repairman(void)
     const double cases[][3] = {{16, 9, 1}, {64, 45, 5}, {8, 20, 1}, {256, 2000, 1}, {2, 1, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double N = cases[i][0], Z = cases[i][1], S = cases[i][2], a = Z / S;
-        double b = 1.0, out[6];
+        double b = 1.0, out[7];
         for (int j = 1; j <= (int)N; j++)
             b = a * b / (j + a * b);
         const double U = 1.0 - b, X = U / (S * 1e-6), Lq = N - U * (1.0 + a);
@@ -90,7 +98,7 @@ static void test_spinlock_two_cpus(void)
         const double g = hold_lst(S, c2, 1.0 / Z), r = (1.0 - g) / (g * exp(-h / Z));
         const double pi0 = 1.0 / (1.0 + r), pi1 = r / (1.0 + r), ET = S + h * pi1;
         const double X = 1.0 / (ET + pi0 * Z / 2.0), spin = 2.0 - X * (Z + ET);
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, Z, S, c2, 1, 0, h, out), ZVP_SUCCESS);
         CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-9 * 100.0 * spin);
         CU_ASSERT_DOUBLE_EQUAL(out[1], 100.0 * X * ET, 1e-9 * 100.0);
@@ -126,7 +134,7 @@ static void test_spinlock_md1n(void)
             sum += pi[k + 1];
         }
         const double pi0 = 1.0 / sum, X = 1.0 / (S + pi0 * Z / N), spin = N - X * (Z + S);
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(N, Z, S, 0, 1, 0, 0, out), ZVP_SUCCESS);
         CU_ASSERT_DOUBLE_EQUAL(out[0], 100.0 * spin, 1e-8 * 100.0 * spin);
         CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 * X, 1e-9 * 1e6 * X);
@@ -138,7 +146,7 @@ static void test_spinlock_md1n(void)
 static void test_spinlock_many_cpus(void)
 {
     const double N = 4096, Z = 3000, S = 1;
-    double b = 1.0, out[6];
+    double b = 1.0, out[7];
     for (int j = 1; j <= (int)N; j++)
         b = (Z / S) * b / (j + (Z / S) * b);
     const double U = 1.0 - b, Lq = N - U * (1.0 + Z / S);
@@ -163,7 +171,7 @@ static void test_spinlock_budget_continuous(void)
     const double cpus[] = {200, 4096}, work[] = {2000, 20000};
     const double scv[] = {0, 1e-4, 1e-3, 0.003, 0.005, 0.007, 0.01, 0.03, 0.1, 0.3};
     for (size_t c = 0; c < 2; c++) {
-        double prev = -1.0, first = 0.0, out[6];
+        double prev = -1.0, first = 0.0, out[7];
         for (size_t i = 0; i < sizeof scv / sizeof scv[0]; i++) {
             CU_ASSERT_EQUAL_FATAL(spin_eval(cpus[c], work[c], 5, scv[i], 1, 0, 0, out),
                                   ZVP_SUCCESS);
@@ -183,7 +191,7 @@ static void test_spinlock_budget_continuous(void)
 static void test_spinlock_many_zones(void)
 {
     const double zones[] = {1, 4, 64, 1024, 65536};
-    double prev = INFINITY, out[6];
+    double prev = INFINITY, out[7];
     for (size_t i = 0; i < sizeof zones / sizeof zones[0]; i++) {
         CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 5, 1, zones[i], 0, 0, out), ZVP_SUCCESS);
         CU_ASSERT(out[0] < prev);
@@ -207,7 +215,7 @@ static void test_spinlock_collisions_uniform(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double N = cases[i][0], Z = cases[i][1] * 1e-6, S = cases[i][2] * 1e-6;
         const double L = cases[i][3], D = S / L;
-        double Q = 0.0, X = 0.0, Uprev = 0.0, out[6];
+        double Q = 0.0, X = 0.0, Uprev = 0.0, out[7];
         for (int n = 1; n <= (int)N; n++) {
             const double R = D * (1.0 + Q); /* per zone, visit ratio folded into D */
             Uprev = X * D;                  /* U(n-1) of one zone */
@@ -241,7 +249,7 @@ static void test_spinlock_scv_continuous(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         for (size_t j = 0; j < sizeof pairs / sizeof pairs[0]; j++) {
             const double *c = sizes[i];
-            double a[6], b[6];
+            double a[7], b[7];
             CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], pairs[j][0], c[3], c[4], c[5], a),
                                   ZVP_SUCCESS);
             CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], pairs[j][1], c[3], c[4], c[5], b),
@@ -251,7 +259,7 @@ static void test_spinlock_scv_continuous(void)
         }
     }
     /* and in the handoff at 0 (product form on one side) */
-    double a[6], b[6];
+    double a[7], b[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 1, 1, 16, 0, 0, a), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spin_eval(64, 45, 1, 1, 16, 0, 1e-6, b), ZVP_SUCCESS);
     CU_ASSERT(fabs(a[0] - b[0]) <= 0.005 * a[0]);
@@ -263,15 +271,16 @@ static void test_spinlock_scv_continuous(void)
  * 1890] (95 % interval); the analytic spin must be within 5 % of it (it was +12.8 %, 2093 %). */
 static void test_spinlock_4096_near_constant(void)
 {
-    double out[6];
+    double out[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(4096, 1126, 1, 0.1, 4, 0, 0, out), ZVP_SUCCESS);
     CU_ASSERT(fabs(out[0] - 1856.0) <= 0.05 * 1856.0);
 }
 
 /* Several zones with a handoff that grows with the spinners: the simulator settles where one
  * zone has captured nearly every CPU (its holds lengthen with its spinners), which the
- * symmetric MVA misses by 25-66 %; the analytic takes the collapsed state when it spins more.
- * Expected values: `zvmperf simulate spinlock` (hold 1 us, c2 1, 5 replications x 2e5 events,
+ * symmetric MVA misses by 25-66 %; where the collapsed state spins more the analytic is the
+ * time average over interval_s (60 s here) of a lock that starts symmetric and collapses
+ * (microseconds to milliseconds at these points: the collapsed state). Expected values: `zvmperf simulate spinlock` (hold 1 us, c2 1, 5 replications x 2e5 events,
  * seed 1; 95 % intervals), spin within 5 % + the half-width. */
 static void test_spinlock_handoff_collapse(void)
 {
@@ -288,7 +297,7 @@ static void test_spinlock_handoff_collapse(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i], hw = 0.5 * (c[9] - c[8]);
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], out),
                               ZVP_SUCCESS);
         CU_ASSERT(fabs(out[0] - c[7]) <= 0.05 * c[7] + hw);
@@ -296,13 +305,17 @@ static void test_spinlock_handoff_collapse(void)
         CU_ASSERT_EQUAL(out[5], i < 5 ? 1.0 : 0.0);
     }
     /* the collapse exists but a run started empty stays symmetric (256 CPUs, 28 zones, handoff
-     * 0.1 us: simulated 148 % [147.9, 149.0], 4 x 2e6 events): the answer is the collapsed
-     * state, flagged; 32 zones have no collapsed state (simulated 124.06 [123.6, 124.5]) */
-    double b[6];
+     * 0.1 us: simulated 148 % [147.9, 149.0], 4 x 2e6 events): flagged, and a lock takes far
+     * longer than the default 60 s to collapse, so the answer is the symmetric state (it was
+     * the collapsed one, 19,108 %); 32 zones have no collapsed state (simulated 124.06
+     * [123.6, 124.5]) */
+    double b[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(256, 45, 1, 1, 28, 0, 0.1, b), ZVP_SUCCESS);
-    CU_ASSERT(b[5] == 1.0 && b[0] > 10.0 * 149.0);
+    CU_ASSERT(b[5] == 1.0 && fabs(b[0] - 148.0) <= 0.05 * 148.0 + 0.55);
+    CU_ASSERT(b[6] > 60.0 && b[6] < 1e300);
     CU_ASSERT_EQUAL_FATAL(spin_eval(256, 45, 1, 1, 32, 0, 0.1, b), ZVP_SUCCESS);
     CU_ASSERT(b[5] == 0.0 && fabs(b[0] - 124.06) <= 0.05 * 124.06 + 0.45);
+    CU_ASSERT(b[6] == 1e300); /* never */
     /* without a handoff there is one state at every size */
     const double nh[][4] = {{2, 1, 0, 4}, {8, 5, 1, 16}, {64, 45, 4, 1024}, {256, 200, 0.5, 4}};
     for (size_t i = 0; i < sizeof nh / sizeof nh[0]; i++) {
@@ -318,19 +331,111 @@ static void test_spinlock_handoff_collapse(void)
     /* work 0 is the limit of work -> 0 (review: 1236 % symmetric at 0, 1445 % collapsed at
      * 1e-9 us); simulated at work 0 (16 CPUs, 4 zones, handoff 0.3 us, 4 x 4e5 events):
      * 1442.15 % [1441.92, 1442.37] */
-    double b0[6];
+    double b0[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(16, 0, 1, 1, 4, 0, 0.3, b0), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spin_eval(16, 1e-9, 1, 1, 4, 0, 0.3, b), ZVP_SUCCESS);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         CU_ASSERT(fabs(b0[k] - b[k]) <= 1e-6 * fabs(b[k]) + 1e-12);
     CU_ASSERT(fabs(b0[0] - 1442.15) <= 0.05 * 1442.15 + 0.23);
     /* one CPU never waits: spin exactly 0, several zones and a handoff included */
-    double out[6];
+    double out[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 0.5, 4, 0, 0.2, out), ZVP_SUCCESS);
     CU_ASSERT(out[0] == 0.0 && out[3] == 0.0 && out[4] == 0.0);
     CU_ASSERT_EQUAL_FATAL(spin_eval(1, 3, 1, 4, 1, 0, 0, out), ZVP_SUCCESS);
     CU_ASSERT(out[0] == 0.0 && out[3] == 0.0);
     CU_ASSERT_DOUBLE_EQUAL(out[2], 1e6 / 4.0, 1e-9 * 1e6);
+}
+
+/* The time to collapse (models/README.md, spinlock, "Time to collapse"): the outputs are the
+ * time average over interval_s of a lock started symmetric that collapses at rate
+ * 1 / collapse_time_s. (1) 256 CPUs, work 45 us, handoff 0.1 us, 28 and 30 zones: a collapsed
+ * state exists (bistable) but a run started empty does not reach it; against the simulator
+ * (4 x 2.5e5 events, seed 3) with interval_s the simulated time of one replication, events /
+ * (2 X) (two events per acquisition), the spin within 5 % + the half-width (before: 19,108 %
+ * and 7,001 %, the collapsed state). (2) collapse_time_s finite and positive where bistable,
+ * 1e300 (never) where not, one zone and two CPUs included. (3) interval_s -> 0: the symmetric
+ * state (the lock starts there), continuously; a long interval where the collapse takes
+ * microseconds: the settled collapse the simulator shows (64 CPUs, 16 zones, work 12.33 us,
+ * handoff 0.3 us: 4978 [4961, 4994], 5 x 2e5 events), reached monotonically. (4) spin is
+ * continuous in the handoff across the points where the answer's make-up changes (16 CPUs,
+ * 4 zones, work 6 us: the collapsed state appearing at 0.2790 us, a second mode of zone 1's
+ * chain at about 0.337 us, the collapsed state spinning more at about 0.352 us): no step
+ * larger than three times its neighbours'. */
+static void test_spinlock_collapse_time(void)
+{
+    const zvp_model *m = spin_model();
+    const zvp_sim_options o = sim_opts(250000, 4, 3);
+    const double zones[] = {28, 30};
+    for (size_t i = 0; i < 2; i++) {
+        double pr[8] = {256, 45, 1, 1, zones[i], 0, 0.1, 60}, out[7];
+        zvp_sim_estimate est[7];
+        const char *why[7];
+        zvp_error e;
+        CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, pr, &o, est, why, NULL, &e), ZVP_SUCCESS);
+        pr[7] = 250000.0 / (2.0 * est[2].mean);
+        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, pr, out, &e), ZVP_SUCCESS);
+        CU_ASSERT(out[5] == 1.0);
+        CU_ASSERT(fabs(out[0] - est[0].mean) <= 0.05 * est[0].mean + est[0].half_width);
+        CU_ASSERT(fabs(out[2] - est[2].mean) <= 0.05 * est[2].mean + est[2].half_width);
+        CU_ASSERT(isnan(est[6].mean) && why[6] != NULL); /* analytic only */
+    }
+    /* (2) */
+    const double bi[][7] = {{256, 45, 1, 1, 16, 0, 0.1},   {64, 12.33, 1, 1, 16, 0, 0.3},
+                            {16, 0.43, 1, 1, 16, 0, 0.3},  {16, 6, 1, 1, 4, 0, 0.3},
+                            {64, 4.714, 1, 0, 16, 0, 0.1}, {1024, 45, 1, 1, 64, 0, 0.05}};
+    double a[7], b[7];
+    for (size_t i = 0; i < sizeof bi / sizeof bi[0]; i++) {
+        const double *c = bi[i];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], a),
+                              ZVP_SUCCESS);
+        CU_ASSERT(a[5] == 1.0 && a[6] > 0.0 && a[6] < 1e300);
+    }
+    const double never[][7] = {{64, 45, 1, 1, 16, 0, 0},  {64, 12.33, 1, 1, 16, 0, 0.1},
+                               {64, 45, 1, 1, 1, 0, 0.3}, {2, 0.01, 1, 1, 16, 0, 1},
+                               {1, 3, 1, 1, 4, 0, 0.2}};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {
+        const double *c = never[i];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], a),
+                              ZVP_SUCCESS);
+        CU_ASSERT(a[5] == 0.0 && a[6] == 1e300);
+    }
+    /* (3) */
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(64, 12.33, 1, 1, 16, 0, 0.3, 0.0, a), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(64, 12.33, 1, 1, 16, 0, 0.3, 1e-15, b), ZVP_SUCCESS);
+    CU_ASSERT(a[6] < 1e-2); /* the collapse takes about a millisecond here */
+    for (int k = 0; k < 5; k++)
+        CU_ASSERT(fabs(a[k] - b[k]) <= 1e-6 * fabs(a[k]));
+    CU_ASSERT(a[0] < 0.5 * 4961.0); /* the symmetric state, far from the collapse */
+    double prev = a[0];
+    const double ivs[] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1.0, 60.0, 1e9};
+    for (size_t i = 0; i < sizeof ivs / sizeof ivs[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(spin_eval_iv(64, 12.33, 1, 1, 16, 0, 0.3, ivs[i], b), ZVP_SUCCESS);
+        CU_ASSERT(b[0] >= prev);
+        prev = b[0];
+    }
+    CU_ASSERT(fabs(b[0] - 4978.0) <= 0.05 * 4978.0 + 17.0);
+    /* (4) */
+    double last = -1.0, step = -1.0;
+    for (int i = 0; i <= 40; i++) {
+        const double h = 0.27 + 0.0025 * i;
+        CU_ASSERT_EQUAL_FATAL(spin_eval(16, 6, 1, 1, 4, 0, h, a), ZVP_SUCCESS);
+        if (last >= 0.0) {
+            const double s = fabs(a[0] - last);
+            if (step >= 0.0)
+                CU_ASSERT(s <= 3.0 * step + 1e-9 * a[0]);
+            step = s;
+        }
+        last = a[0];
+    }
+    /* every output across the flag's flip at 0.2790 us: the step across it no larger than
+     * twice the step before it */
+    double z[7];
+    CU_ASSERT_EQUAL_FATAL(spin_eval(16, 6, 1, 1, 4, 0, 0.2787, z), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(16, 6, 1, 1, 4, 0, 0.2789, a), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval(16, 6, 1, 1, 4, 0, 0.2791, b), ZVP_SUCCESS);
+    CU_ASSERT(a[5] == 0.0 && b[5] == 1.0);
+    for (int k = 0; k < 5; k++)
+        CU_ASSERT(fabs(b[k] - a[k]) <= 2.0 * fabs(a[k] - z[k]) + 1e-9 * fabs(a[k]));
 }
 
 /* Several zones with a handoff in the symmetric state: fluctuations that put several spinners
@@ -364,14 +469,14 @@ static void test_spinlock_handoff_symmetric(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i];
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], 1, c[2], c[3], 0, c[4], out), ZVP_SUCCESS);
         CU_ASSERT(out[0] >= c[6] - 0.05 * c[5] && out[0] <= c[7] + 0.05 * c[5]);
         CU_ASSERT(c[9] < c[6] - 0.05 * c[5]); /* the earlier answer fails the same criterion */
         CU_ASSERT_EQUAL(out[5], c[8]);
     }
     /* continuous in the handoff at 0 where the correction is large, and growing with it */
-    double a[6], b[6];
+    double a[7], b[7];
     CU_ASSERT_EQUAL_FATAL(spin_eval(8, 1.857, 1, 0, 4, 0, 0, a), ZVP_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spin_eval(8, 1.857, 1, 0, 4, 0, 1e-7, b), ZVP_SUCCESS);
     for (int i = 0; i < 5; i++)
@@ -412,7 +517,7 @@ static void test_spinlock_collisions_des(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i];
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(c[0], c[1], c[2], c[3], c[4], c[5], c[6], out),
                               ZVP_SUCCESS);
         CU_ASSERT(fabs(out[4] - c[7]) <= 0.05 * c[7] + c[8]);
@@ -432,7 +537,7 @@ static void test_spinlock_pair_mva(void)
                                {3, 4, 0.7, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double Z = cases[i][0], L = cases[i][1], sk = cases[i][2], S = cases[i][3];
-        double norm = 0.0, rsum = 0.0, p2 = 0.0, pmax = 0.0, out[6];
+        double norm = 0.0, rsum = 0.0, p2 = 0.0, pmax = 0.0, out[7];
         for (int z = 1; z <= (int)L; z++)
             norm += pow(z, -sk);
         const double X1 = 1.0 / (Z + S);
@@ -465,7 +570,7 @@ static void test_spinlock_pair_one_zone(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double Z = cases[i][0] * 1e-6, c2 = cases[i][1], h = cases[i][2] * 1e-6;
         const double S = cases[i][3] * 1e-6, one = 1.0;
-        double w[ZVP_SPINLOCK_EXACT_SCRATCH(2)], X, ET, pi0, out[6];
+        double w[ZVP_SPINLOCK_EXACT_SCRATCH(2)], X, ET, pi0, out[7];
         zvp_spinlock_exact(2, Z, S, c2, h, w, &X, &ET, &pi0);
         CU_ASSERT_EQUAL_FATAL(zvp_spinlock_pair(Z, S, c2, h, 1, &one, &one, out), ZVP_SUCCESS);
         const double spin = 100.0 * (2.0 - X * (Z + ET));
@@ -488,7 +593,7 @@ static void test_spinlock_pair_small_handoff(void)
     const double cases[][4] = {/* zones, skew, work, simulated collisions at h = 0.001 */
                                {4, 0, 0.01, 356200}, {300, 1, 0.05, 69850}};
     for (size_t i = 0; i < 2; i++) {
-        double a[6], b[6], c[6];
+        double a[7], b[7], c[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 0, a), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 1e-6, b), ZVP_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, cases[i][2], 1, 0, cases[i][0], cases[i][1], 0.001, c), ZVP_SUCCESS);
@@ -551,7 +656,7 @@ static void test_spinlock_pair_vs_simulation(void)
     };
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         const double *c = pts[i];
-        double out[6];
+        double out[7];
         CU_ASSERT_EQUAL_FATAL(spin_eval(2, c[0], 1, c[1], c[2], c[3], c[4], out), ZVP_SUCCESS);
         CU_ASSERT(fabs(out[0] - c[5]) <= c[6] + 0.01 * c[5]);
     }
@@ -559,7 +664,7 @@ static void test_spinlock_pair_vs_simulation(void)
 
 static void test_spinlock_out_of_range(void)
 {
-    double out[6];
+    double out[7];
     CU_ASSERT_EQUAL(spin_eval(0, 45, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
     CU_ASSERT_EQUAL(spin_eval(64.5, 45, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
     CU_ASSERT_EQUAL(spin_eval(64, -1, 5, 1, 1, 0, 0, out), ZVP_EINVAL);
@@ -596,12 +701,14 @@ static void test_spinlock_vs_simulation(void)
     const zvp_model *m = spin_model();
     const zvp_sim_options o = sim_opts(50000, 5, 12);
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
-        double out[6];
-        zvp_sim_estimate est[6];
-        const char *why[6];
+        double out[7];
+        zvp_sim_estimate est[7];
+        const char *why[7];
         zvp_error e;
-        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, grid[i], out, &e), ZVP_SUCCESS);
-        CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, grid[i], &o, est, why, NULL, &e),
+        double pr[8] = {0, 0, 0, 0, 0, 0, 0, 60.0};
+        memcpy(pr, grid[i], sizeof grid[i]);
+        CU_ASSERT_EQUAL_FATAL(zvp_model_eval(m, pr, out, &e), ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, pr, &o, est, why, NULL, &e),
                               ZVP_SUCCESS);
         CU_ASSERT(fabs(out[0] - est[0].mean) <= 0.05 * est[0].mean + est[0].half_width);
         CU_ASSERT(fabs(out[2] - est[2].mean) <= 0.05 * est[2].mean + est[2].half_width);
@@ -620,9 +727,9 @@ static void test_spinlock_sim_clipped(void)
 {
     const zvp_model *m = spin_model();
     zvp_sim_options o = sim_opts(2000, 5, 12);
-    const double rare[7] = {2, 1000, 1, 1, 1, 0, 0}, busy[7] = {8, 20, 1, 1, 1, 0, 0};
-    zvp_sim_estimate est[6];
-    const char *why[6];
+    const double rare[8] = {2, 1000, 1, 1, 1, 0, 0, 60}, busy[8] = {8, 20, 1, 1, 1, 0, 0, 60};
+    zvp_sim_estimate est[7];
+    const char *why[7];
     zvp_sim_result *r = NULL;
     zvp_error e;
     CU_ASSERT_EQUAL_FATAL(zvp_model_simulate(m, rare, &o, est, why, &r, &e), ZVP_SUCCESS);
@@ -682,6 +789,7 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "near_constant_4096", test_spinlock_4096_near_constant) ||
         !CU_add_test(s, "handoff_collapse", test_spinlock_handoff_collapse) ||
         !CU_add_test(s, "handoff_symmetric", test_spinlock_handoff_symmetric) ||
+        !CU_add_test(s, "collapse_time", test_spinlock_collapse_time) ||
         !CU_add_test(s, "collisions_des", test_spinlock_collisions_des) ||
         !CU_add_test(s, "pair_mva_exact", test_spinlock_pair_mva) ||
         !CU_add_test(s, "pair_one_zone", test_spinlock_pair_one_zone) ||
