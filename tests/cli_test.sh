@@ -938,6 +938,32 @@ h=$("$ZVP" --help | sed -n '/^Commands:/,/^$/p' | sed '1d;$d')
 if [ "$(printf '%s\n' "$h" | wc -l)" -ge 11 ] && ! printf '%s\n' "$h" | grep -qvE '^  [a-z]+  +[a-z(]' &&
    [ "$(printf '%s\n' "$h" | awk '{ match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u | wc -l)" -eq 1 ]; then ok
 else bad "--help command column: $h"; fi
+# every command's --help: the option lines of an options section share one description column
+# and their continuation lines start at it (eval once had two columns)
+for c in "" models eval sweep calibrate validate sensitivity claims solve simulate version help; do
+  if "$ZVP" $c --help 2>/dev/null | "$PY" -c '
+import re, sys
+sec, col, bad = False, None, []
+for l in sys.stdin.read().split("\n"):
+    if re.match(r"^(\S.*)?[Oo]ptions.*:$", l):
+        sec, col = True, None
+        continue
+    if sec and not l.startswith(" "):
+        sec = False
+    if not sec:
+        continue
+    m = re.match(r"^( +-\S*(?: --?\S+)?(?: [A-Z][A-Za-z0-9.]*)?)( {2,})\S", l)
+    if m:
+        c = len(m.group(1)) + len(m.group(2))
+        if col is None:
+            col = c
+        if c != col:
+            bad.append(l)
+    elif col is not None and len(l) - len(l.lstrip(" ")) != col:
+        bad.append(l)
+sys.exit("\n".join(bad) if bad else 0)
+'; then ok; else bad "${c:-zvmperf} --help: option descriptions not in one column"; fi
+done
 # ---- sweepfix (review 4: F1, F2, F11, F13) ----
 SF="$T/sweepfix"; mkdir -p "$SF"
 # F1: a one-block sweep (the README demo grid is one) stops on SIGINT / SIGTERM mid-block, within
