@@ -88,17 +88,16 @@ int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_
                     (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
 }
 
-/* Every point of the grid has status 3: ZVP_EINVAL naming the first one and the model's
- * message there (the sweep then keeps no file). */
-static int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, zvp_error *err)
+int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, const char *path,
+                          zvp_error *err)
 {
     char where[256];
     zvp_error e;
     zvp_sweep_describe_point(pl, fixed, 0, where, sizeof where, &e);
     return zvp_fail(err, ZVP_EINVAL, "no point of the sweep is valid input: model '%s' refuses "
-                    "all %llu points; the first, point 0 (%s): %s", pl->m->name,
-                    (unsigned long long)pl->points, where,
-                    e.message[0] ? e.message : "refused by the model");
+                    "all %llu points; the first, point 0 (%s): %s; %s is left as it was",
+                    pl->m->name, (unsigned long long)pl->points, where,
+                    e.message[0] ? e.message : "refused by the model", path);
 }
 
 /* Add status code c to the counts of sum: 1 for a point computed (codes 1..3), else 0. */
@@ -384,7 +383,7 @@ static int zvp_sweep_file_run(zvp_sweep_run_state *s, const zvp_model_file *mf,
         rc = zvp_sweep_blocks(s, err);
     if (rc == ZVP_SUCCESS && s->sum->invalid == s->pl->points) {
         none_valid = 1; /* nothing to keep: the partial file goes, `path` stays as it was */
-        rc = zvp_sweep_all_invalid(s->pl, s->fixed, err);
+        rc = zvp_sweep_all_invalid(s->pl, s->fixed, path, err);
     }
     if (rc == ZVP_SUCCESS)
         rc = zvp_sweep_file_finish(s->f, err);

@@ -171,6 +171,13 @@ int zvp_sweep_lock(const char *lockpath, const char *partial, int *fd, zvp_error
 /* zvp_sweep_unlock - remove lockpath and release the lock (fd < 0: no-op). */
 void zvp_sweep_unlock(const char *lockpath, int fd);
 
+/* zvp_sweep_all_invalid - every point of the grid has status 3 (the model refused each):
+ * ZVP_EINVAL with "no point of the sweep is valid input: model 'M' refuses all N points; the
+ * first, point 0 (axis values): <the model's message there>; <path> is left as it was". The
+ * serial and the MPI sweep (src/mpi/) both end so, keeping no file. */
+int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, const char *path,
+                          zvp_error *err);
+
 /* The first failed point of a sweep (flat index `flat`, the other parameters at `fixed`):
  * evaluated again, serially, for a message naming its flat index and axis values; returns
  * the model's status (run.c; the MPI sweep uses it too). */
