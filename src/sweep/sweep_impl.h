@@ -54,6 +54,19 @@ typedef struct zvp_sweep_plan {
     const struct zvp_interval_options *interval;
 } zvp_sweep_plan;
 
+/* zvp_sweep_groups - the N-D float64 variables of the plan, in block-buffer order (each a
+ * block of points): the outputs; with intervals every OUT_lo, then every OUT_hi; with Monte
+ * Carlo intervals then ZVP_SWEEP_SHARE_NAME (h5write.c). */
+size_t zvp_sweep_groups(const zvp_sweep_plan *pl);
+/* 1 when the plan's intervals are Monte Carlo (the file has ZVP_SWEEP_SHARE_NAME). */
+int zvp_sweep_has_share(const zvp_sweep_plan *pl);
+#define ZVP_SWEEP_SHARE_NAME "stable_draw_share"
+#define ZVP_SWEEP_SHARE_TEXT                                                                   \
+    "(draws with a model result) / samples at the point: 1 - no_steady_state_share of "       \
+    "'zvmperf eval --interval L --method mc --json' with the same seed at the same flat "      \
+    "point index; also at status 2 (no steady state at the centre, OUT_lo and OUT_hi NaN); "   \
+    "NaN at status 0 and 3"
+
 /* zvp_sweep_make_plan - check the axes of a sweep of mf (names, duplicates, finite values
  * within each parameter's [min, max], whole for an integer parameter, 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
  * cut the grid into blocks of about block_points points (raised to one chunk). */
