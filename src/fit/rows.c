@@ -201,16 +201,17 @@ static int select_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
     return ZVP_SUCCESS;
 }
 
-/* The file and line of candidate c's cell in table `table` (0 data, 1 join), for messages:
- * "row <n> of <file> (line <l>)", n the 1-based data row (header, comment and blank lines
- * not counted; the numbering of the "row <n>" labels), l the line of the file. */
-static void cell_where(const ff_reader *r, const ff_rows *fr, size_t c, int table, char *buf,
-                       size_t size)
+/* Where candidate c's cell in table `table` (0 data, 1 join) is, for messages: "row <n> of
+ * <file> (line <l>, <label>)", n the 1-based data row (header, comment and blank lines not
+ * counted; the numbering of the "row <n>" labels), l the line of the file. */
+static void cell_where(const ff_reader *r, const ff_rows *fr, size_t c, int table,
+                       const char *label, char *buf, size_t size)
 {
     size_t row;
     const zvp_table *t = cell_table(r, fr, c, table, &row);
-    snprintf(buf, size, "row %zu of %s (line %zu", row + 1,
-             table ? r->fit->join_path : r->data_paths[fr->file[c]], zvp_table_row_line(t, row));
+    snprintf(buf, size, "row %zu of %s (line %zu, %s)", row + 1,
+             table ? r->fit->join_path : r->data_paths[fr->file[c]], zvp_table_row_line(t, row),
+             label);
 }
 
 /* Check the stated cell `text` of matched output d against d's range [min, max] and, for
@@ -218,11 +219,10 @@ static void cell_where(const ff_reader *r, const ff_rows *fr, size_t c, int tabl
  * zone (NaN for a point), z[2] its sigma, all in d's unit (k: column unit -> d's unit).
  * A point value (also x +- s) must lie in the range; every finite end of a bound or an
  * interval must lie in it (an interval reaching beyond it is refused, not clipped); a strict
- * bound at the range's edge (< min, > max) leaves no value. where: "row <n> of <file> (line
- * <l>"; label: the row's label. */
-static int check_stated(const ff_reader *r, size_t j, const char *where, const char *label,
-                        const char *text, const char *col_unit, double k, double y,
-                        const double *z, zvp_error *err)
+ * bound at the range's edge (< min, > max) leaves no value. where: the cell (cell_where). */
+static int check_stated(const ff_reader *r, size_t j, const char *where, const char *text,
+                        const char *col_unit, double k, double y, const double *z,
+                        zvp_error *err)
 {
     const zvp_fit *fit = r->fit;
     const zvp_fit_match *mt = &fit->match[j];
@@ -254,24 +254,24 @@ static int check_stated(const ff_reader *r, size_t j, const char *where, const c
                      "no model value can meet it", strict < 0 ? "lower" : "upper", range);
     }
     if (why[0])
-        return zvp_fail(err, ZVP_EINVAL, "%s: [match] %s = %s: %s, %s), column %s: cell '%s': %s",
-                        r->path, d->name, mt->column, where, label, mt->column, text, why);
+        return zvp_fail(err, ZVP_EINVAL, "%s: [match] %s = %s: %s, column %s: cell '%s': %s",
+                        r->path, d->name, mt->column, where, mt->column, text, why);
     if (fit->params.residual != ZVP_FIT_RELATIVE || !isnan(z[2]))
         return ZVP_SUCCESS;
     if (!zone && y == 0.0)
         return zvp_fail(err, ZVP_EINVAL,
-                        "%s: [match] %s = %s: %s, %s), column %s: cell '%s' measures 0, which a "
+                        "%s: [match] %s = %s: %s, column %s: cell '%s' measures 0, which a "
                         "relative residual cannot use (set residual = absolute, or give the cell "
-                        "a sigma)", r->path, d->name, mt->column, where, label, mt->column, text);
+                        "a sigma)", r->path, d->name, mt->column, where, mt->column, text);
     for (int e = 0; e < 3; e++) {
         double v = e == 2 ? y : z[e];
         if ((e == 2) == zone || !(fabs(v) < ZVP_FIT_REL_MIN))
             continue;
         return zvp_fail(err, ZVP_EINVAL,
-                        "%s: [match] %s = %s: %s, %s), column %s: cell '%s' has %s %g%s%s, "
-                        "below %g in magnitude, which a relative residual (f - y) / |y| cannot use: it "
+                        "%s: [match] %s = %s: %s, column %s: cell '%s' has %s %g%s%s, below %g "
+                        "in magnitude, which a relative residual (f - y) / |y| cannot use: it "
                         "overflows (set residual = absolute, give the cell a sigma, or give the "
-                        "column in a larger unit)", r->path, d->name, mt->column, where, label,
+                        "column in a larger unit)", r->path, d->name, mt->column, where,
                         mt->column, text, e == 2 ? "the value" : isinf(z[1 - e]) ? "the bound"
                         : e ? "the upper end" : "the lower end", v, *u ? " " : "", u,
                         ZVP_FIT_REL_MIN);
@@ -295,12 +295,12 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
         in[k] = zvp_table_value(t, row, r->input_cols[k].col) * r->input_cols[k].mul /
                 r->input_cols[k].div;
-        cell_where(r, fr, c, r->input_cols[k].table, where, sizeof where);
+        cell_where(r, fr, c, r->input_cols[k].table, label, where, sizeof where);
         if (isnan(in[k]))
             return zvp_fail(err, ZVP_EINVAL,
-                            "%s: [inputs] %s = %s: %s, %s) has '%s', not a number",
+                            "%s: [inputs] %s = %s: %s has '%s', not a number",
                             r->path, m->params[fit->inputs[k].index].name, fit->inputs[k].column,
-                            where, label, zvp_table_text(t, row, r->input_cols[k].col));
+                            where, zvp_table_text(t, row, r->input_cols[k].col));
     }
     for (size_t j = 0; j < fit->n_match; j++) {
         const zvp_fit_match *mt = &fit->match[j];
@@ -309,23 +309,22 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const char *text = zvp_table_text(t, row, r->match_cols[j].col);
         double k = r->match_cols[j].mul / r->match_cols[j].div, *z = zone + 3 * j;
         int rel, st;
-        cell_where(r, fr, c, r->match_cols[j].table, where, sizeof where);
+        cell_where(r, fr, c, r->match_cols[j].table, label, where, sizeof where);
         y[j] = zvp_table_value(t, row, r->match_cols[j].col) * k;
         z[0] = z[1] = z[2] = NAN;
         if (isnan(y[j]) && text[0] != '\0') {
             /* a stated measurement: bound, interval, value +- sigma (measure.c) */
             if (zvp_measure_parse(text, &y[j], &z[0], &z[1], &z[2], &rel))
                 return zvp_fail(err, ZVP_EPARSE,
-                                "%s: [match] %s = %s: %s, %s) has '%s', not a number, "
-                                "a bound (< X, <= X, > X, >= X), an interval (A..B) or X +- S[%%]",
-                                r->path, m->outputs[mt->index].name, mt->column, where, label,
-                                text);
+                                "%s: [match] %s = %s: %s has '%s', not a number, a bound "
+                                "(< X, <= X, > X, >= X), an interval (A..B) or X +- S[%%]",
+                                r->path, m->outputs[mt->index].name, mt->column, where, text);
             y[j] *= k;
             z[0] *= k;
             z[1] *= k;
             z[2] *= k;
         }
-        if ((st = check_stated(r, j, where, label, text,
+        if ((st = check_stated(r, j, where, text,
                                zvp_table_col_unit(t, r->match_cols[j].col), k, y[j], z, err)))
             return st;
     }

@@ -353,9 +353,9 @@ static int check_runnable(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_
                  * or an interval: its finite ends (its midpoint is never divided by) */
                 if (isnan(lo) && fabs(y) < ZVP_FIT_REL_MIN)
                     return zvp_fail(err, ZVP_EINVAL,
-                                    "%s: row %zu (%s) measures %s = %g, 0 or below %g in magnitude, "
-                                    "which a relative residual cannot use (use absolute residuals "
-                                    "or give the cell a sigma)", name, i + 1, fit->labels[i], out,
+                                    "%s: row %zu (%s) measures %s = %g, 0 or below %g in "
+                                    "magnitude, which a relative residual cannot use (use "
+                                    "absolute residuals or give the cell a sigma)", name, i + 1, fit->labels[i], out,
                                     y, ZVP_FIT_REL_MIN);
                 if (!isnan(lo) && (fabs(lo) < ZVP_FIT_REL_MIN || fabs(hi) < ZVP_FIT_REL_MIN))
                     return zvp_fail(err, ZVP_EINVAL,
