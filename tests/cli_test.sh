@@ -732,34 +732,35 @@ expect 2 "seed 9.*seed 10" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samp
 expect 2 "200 draws.*300 draws" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samples 300 --seed 9 -o "$IV/s.h5" --resume
 "$ZVP" sweep $SW -o "$IV/v.h5" >/dev/null && cp "$IV/v.h5" "$IV/w.h5.partial"
 expect 2 "written without --interval, this sweep runs with" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/w.h5" --resume
-# --method mc stores stable_draw_share: at status 1 and 2 it is 1 - the share of draws without a
-# steady state that the Python binding (zvp_interval_points, point index = flat index, same
-# seed) reports; NaN bounds kept at status 2; delta sweeps have no such variable. The paging
-# page-out capacity is about 178000 pages/s: the grid crosses it (some draws unstable at
-# stable centres, some stable at unstable ones)
-PG="calibration/params/paging-zvm64.ini --axis pageout_rate_per_s=170000,176000,178000,178300,180000,190000"
-if "$ZVP" sweep $PG --interval 0.9 --method mc --samples 200 --seed 9 -o "$IV/share.h5" >/dev/null 2>&1 &&
-   "$ZVP" sweep $PG --interval 0.9 -o "$IV/share_delta.h5" >/dev/null 2>&1 &&
-   PYTHONPATH=$(pwd)/python-bindings ZVMPERF_LIB=${ZVMPERF_LIB:-$(dirname "$ZVP")/libzvmperf.so} "$PY" - "$IV" <<'PYEOF'
-import sys, h5py, numpy as np, zvmperf
+# --method mc stores stable_draw_share: at status 1 and 2, 1 - eval --json's
+# no_steady_state_share with the same seed at the same point index (eval's one point is index
+# 0: the grid's first point); NaN bounds kept at status 2; delta sweeps have no such variable.
+# The paging page-out capacity is about 178000 pages/s: at 178000 some draws have no steady
+# state (stable centre), at 180000 some have one (unstable centre)
+PGF="calibration/params/paging-zvm64.ini --interval 0.9"; PGA="$PGF --samples 200 --seed 9"
+if "$ZVP" sweep $PGA --method mc --axis pageout_rate_per_s=178000,170000,180000,190000 -o "$IV/share1.h5" >/dev/null 2>&1 &&
+   "$ZVP" sweep $PGA --method mc --axis pageout_rate_per_s=180000,170000 -o "$IV/share2.h5" >/dev/null 2>&1 &&
+   "$ZVP" sweep $PGF --axis pageout_rate_per_s=178000,170000 -o "$IV/share_delta.h5" >/dev/null 2>&1 &&
+   { "$ZVP" eval $PGA --method mc pageout_rate_per_s=178000 --json > "$IV/share1.json" 2>/dev/null
+     "$ZVP" eval $PGA --method mc pageout_rate_per_s=180000 --json > "$IV/share2.json" 2>/dev/null; true; } &&
+   "$PY" - "$IV" <<'PYEOF'
+import sys, json, h5py, numpy as np
 d = sys.argv[1]
-f = h5py.File(d + "/share.h5", "r")
-s, st = f["stable_draw_share"][()], f["status"][()]
-a = f["stable_draw_share"].attrs
-assert a["units"] in (b"1", "1") and "steady state" in str(a["long_name"]), dict(a)
-rates = f["pageout_rate_per_s"][()]
-r = zvmperf.eval("calibration/params/paging-zvm64.ini", pageout_rate_per_s=rates, interval=0.9,
-                 method="mc", samples=200, seed=9, on_error="nan")
-assert (np.asarray(r.status) == st).all(), (r.status, st)
-want = np.where((st == 1) | (st == 2), 1.0 - np.asarray(r.no_steady_state), np.nan)
-assert np.array_equal(s, want, equal_nan=True), (s, want)
-assert ((st == 1) & (s > 0) & (s < 1)).any() and ((st == 2) & (s > 0)).any(), (st, s)
-for k in f:
-    if k.endswith("_lo") or k.endswith("_hi"):
-        assert np.isnan(f[k][()][st == 2]).all(), k
+for n, want_status in ((1, 1), (2, 2)):
+    f = h5py.File("%s/share%d.h5" % (d, n), "r")
+    s, st = f["stable_draw_share"][()], f["status"][()]
+    a = f["stable_draw_share"].attrs
+    assert a["units"] in (b"1", "1") and "steady state" in str(a["long_name"]), dict(a)
+    e = json.load(open("%s/share%d.json" % (d, n)))["interval"]
+    assert st[0] == want_status and abs(s[0] - (1.0 - e["no_steady_state_share"])) < 1e-15, (s, e)
+    assert 0 < s[0] < 1 and e["stable_draws"] == round(200 * s[0]), (s, e)
+    assert np.isnan(s[(st != 1) & (st != 2)]).all() and ((s >= 0) & (s <= 1) | np.isnan(s)).all()
+    for k in f:
+        if k.endswith("_lo") or k.endswith("_hi"):
+            assert np.isnan(f[k][()][st == 2]).all(), k
 assert "stable_draw_share" not in h5py.File(d + "/share_delta.h5", "r")
 PYEOF
-then ok; else bad "sweep --method mc: stable_draw_share missing or not the binding's share of stable draws"; fi
+then ok; else bad "sweep --method mc: stable_draw_share missing or not eval's share of stable draws"; fi
 
 # bash completion: the interval options of eval and sweep, and their --method values
 # comp CWORD WORD...: the completions of word CWORD of the command line WORD...
