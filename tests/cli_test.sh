@@ -732,6 +732,35 @@ expect 2 "seed 9.*seed 10" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samp
 expect 2 "200 draws.*300 draws" -- "$ZVP" sweep $SW --interval 0.9 --method mc --samples 300 --seed 9 -o "$IV/s.h5" --resume
 "$ZVP" sweep $SW -o "$IV/v.h5" >/dev/null && cp "$IV/v.h5" "$IV/w.h5.partial"
 expect 2 "written without --interval, this sweep runs with" -- "$ZVP" sweep $SW --interval 0.9 -o "$IV/w.h5" --resume
+# --method mc stores stable_draw_share: at status 1 and 2, 1 - eval --json's
+# no_steady_state_share with the same seed at the same point index (eval's one point is index
+# 0: the grid's first point); NaN bounds kept at status 2; delta sweeps have no such variable.
+# The paging page-out capacity is about 178000 pages/s: at 178000 some draws have no steady
+# state (stable centre), at 180000 some have one (unstable centre)
+PGF="calibration/params/paging-zvm64.ini --interval 0.9"; PGA="$PGF --samples 200 --seed 9"
+if "$ZVP" sweep $PGA --method mc --axis pageout_rate_per_s=178000,170000,180000,190000 -o "$IV/share1.h5" >/dev/null 2>&1 &&
+   "$ZVP" sweep $PGA --method mc --axis pageout_rate_per_s=180000,170000 -o "$IV/share2.h5" >/dev/null 2>&1 &&
+   "$ZVP" sweep $PGF --axis pageout_rate_per_s=178000,170000 -o "$IV/share_delta.h5" >/dev/null 2>&1 &&
+   { "$ZVP" eval $PGA --method mc pageout_rate_per_s=178000 --json > "$IV/share1.json" 2>/dev/null
+     "$ZVP" eval $PGA --method mc pageout_rate_per_s=180000 --json > "$IV/share2.json" 2>/dev/null; true; } &&
+   "$PY" - "$IV" <<'PYEOF'
+import sys, json, h5py, numpy as np
+d = sys.argv[1]
+for n, want_status in ((1, 1), (2, 2)):
+    f = h5py.File("%s/share%d.h5" % (d, n), "r")
+    s, st = f["stable_draw_share"][()], f["status"][()]
+    a = f["stable_draw_share"].attrs
+    assert a["units"] in (b"1", "1") and "steady state" in str(a["long_name"]), dict(a)
+    e = json.load(open("%s/share%d.json" % (d, n)))["interval"]
+    assert st[0] == want_status and abs(s[0] - (1.0 - e["no_steady_state_share"])) < 1e-15, (s, e)
+    assert 0 < s[0] < 1 and e["stable_draws"] == round(200 * s[0]), (s, e)
+    assert np.isnan(s[(st != 1) & (st != 2)]).all() and ((s >= 0) & (s <= 1) | np.isnan(s)).all()
+    for k in f:
+        if k.endswith("_lo") or k.endswith("_hi"):
+            assert np.isnan(f[k][()][st == 2]).all(), k
+assert "stable_draw_share" not in h5py.File(d + "/share_delta.h5", "r")
+PYEOF
+then ok; else bad "sweep --method mc: stable_draw_share missing or not eval's share of stable draws"; fi
 
 # bash completion: the interval options of eval and sweep, and their --method values
 # comp CWORD WORD...: the completions of word CWORD of the command line WORD...
@@ -950,6 +979,32 @@ h=$("$ZVP" --help | sed -n '/^Commands:/,/^$/p' | sed '1d;$d')
 if [ "$(printf '%s\n' "$h" | wc -l)" -ge 11 ] && ! printf '%s\n' "$h" | grep -qvE '^  [a-z]+  +[a-z(]' &&
    [ "$(printf '%s\n' "$h" | awk '{ match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u | wc -l)" -eq 1 ]; then ok
 else bad "--help command column: $h"; fi
+# every command's --help: the option lines of an options section share one description column
+# and their continuation lines start at it (eval once had two columns)
+for c in "" models eval sweep calibrate validate sensitivity claims solve simulate version help; do
+  if "$ZVP" $c --help 2>/dev/null | "$PY" -c '
+import re, sys
+sec, col, bad = False, None, []
+for l in sys.stdin.read().split("\n"):
+    if re.match(r"^(\S.*)?[Oo]ptions.*:$", l):
+        sec, col = True, None
+        continue
+    if sec and not l.startswith(" "):
+        sec = False
+    if not sec:
+        continue
+    m = re.match(r"^( +-\S*(?: --?\S+)?(?: [A-Z][A-Za-z0-9.]*)?)( {2,})\S", l)
+    if m:
+        c = len(m.group(1)) + len(m.group(2))
+        if col is None:
+            col = c
+        if c != col:
+            bad.append(l)
+    elif col is not None and len(l) - len(l.lstrip(" ")) != col:
+        bad.append(l)
+sys.exit("\n".join(bad) if bad else 0)
+'; then ok; else bad "${c:-zvmperf} --help: option descriptions not in one column"; fi
+done
 # ---- sweepfix (review 4: F1, F2, F11, F13) ----
 SF="$T/sweepfix"; mkdir -p "$SF"
 # F1: a one-block sweep (the README demo grid is one) stops on SIGINT / SIGTERM mid-block, within

@@ -181,6 +181,16 @@ else
     fail "no valid point: exit $rck, file kept: $(cmp -s "$T/serial.h5" "$T/keep.h5" && echo yes || echo no)"
     sed -n 1,3p "$T/errk"
 fi
+# its message is the serial sweep's: the first refused point and the model's reason
+"$CLI" sweep fsio real_memory_gb=64 --axis cp_memory_gb=64,70 -o "$T/keep.h5" >/dev/null 2>"$T/errs"
+mpi_msg=$(grep -m1 "error: no point" "$T/errk")
+if [ -n "$mpi_msg" ] && [ "$mpi_msg" = "$(grep -m1 "error: no point" "$T/errs")" ] &&
+   printf '%s' "$mpi_msg" | grep -qF "the first, point 0 (cp_memory_gb = 64): fsio: cp_memory_gb = 64 must be below real_memory_gb = 64"; then
+    pass "no valid point: the serial sweep's message (first point, the model's reason)"
+else
+    fail "no valid point: message differs from the serial sweep's"
+    echo "  mpi:    $mpi_msg"; echo "  serial: $(grep -m1 "error: no point" "$T/errs")"
+fi
 
 if [ $fails -ne 0 ]; then
     echo "mpi_test: $fails failed"

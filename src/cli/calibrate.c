@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fit/fit_impl.h"
 #include "util/atomic.h"
 #include "util/ini.h"
 
@@ -48,12 +49,13 @@ typedef struct summary {
     int unchanged; /* the model file already holds this content (but fitted_at): not rewritten */
 } summary;
 
-static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s)
+static void summarize(const char *fitpath, const zvp_fit *fitd, const zvp_fit_result *res,
+                      summary *s)
 {
     const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
     const char *base = strrchr(fitpath, '/') ? strrchr(fitpath, '/') + 1 : fitpath;
     size_t rows = zvp_fit_result_n_rows(res), k = zvp_fit_result_n_matched(res);
-    const double *meas = zvp_fit_result_measured(res), *fit = zvp_fit_result_fitted(res);
+    const double *fit = zvp_fit_result_fitted(res);
     size_t mlen = strlen(m->name);
     double worst = -1.0;
     snprintf(s->name, sizeof s->name, "%s", base);
@@ -76,17 +78,18 @@ static void summarize(const char *fitpath, const zvp_fit_result *res, summary *s
     s->wi = s->wj = 0;
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < k; j++) {
-            double a = meas[i * k + j], f = fit[i * k + j];
-            if (a == a && a != 0.0 && fabs(f - a) / fabs(a) > worst) {
-                worst = fabs(f - a) / fabs(a);
+            /* the residual % of the report; NaN for a cell near zero (no relative error) */
+            double pct = zvp_fit_cell_pct(fitd, i, j, fit[i * k + j]);
+            if (pct == pct && fabs(pct) > worst) {
+                worst = fabs(pct);
                 s->wi = i;
                 s->wj = j;
+                s->worst_pct = pct;
             }
         }
     s->has_worst = worst >= 0;
-    s->worst_pct = s->has_worst ? 100.0 * (fit[s->wi * k + s->wj] - meas[s->wi * k + s->wj]) /
-                                      fabs(meas[s->wi * k + s->wj])
-                                : 0.0;
+    if (!s->has_worst)
+        s->worst_pct = 0.0;
 }
 
 static void print_summary(const zvp_fit_result *res, const summary *s)
@@ -286,7 +289,7 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
     }
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
-        summarize(fitpath, res, &s);
+        summarize(fitpath, fit, res, &s);
         s.unchanged = model_file_unchanged(zvp_fit_result_model_file(res), out);
         if (!c->json) {
             zvp_fit_result_print(res, stdout);

@@ -34,15 +34,17 @@ const char cli_help_eval[] =
     "      --samples N       Monte Carlo draws (default 1000)\n"
     "      --seed S          Monte Carlo seed (default 1): the same numbers on any thread count\n"
     "      --confidence      a confidence interval (parameter uncertainty only)\n"
-    "      --json   one JSON object {\"command\", \"model\", \"model_file\", \"parameters\",\n"
-    "               \"outputs\": {NAME: {\"value\", \"unit\"}}, \"status\": ok|unstable|error};\n"
-    "               with --interval each output also has \"lo\", \"hi\" and \"kind\", and\n"
-    "               \"interval\" says level, kind, method, samples, seed, dof_effective and\n"
-    "               no_steady_state_share (mc: stable_draws, and note when the value has no\n"
-    "               steady state: its values are null, lo and hi kept); with no steady state\n"
-    "               the outputs are null and \"nulls\" says why\n"
-    "  -h, --help   this help\n"
-    "  --           end of options (a model file whose name starts with '-')\n";
+    "      --json            one JSON object {\"command\", \"model\", \"model_file\",\n"
+    "                        \"parameters\", \"outputs\": {NAME: {\"value\", \"unit\"}},\n"
+    "                        \"status\": ok|unstable|error}; with --interval each output\n"
+    "                        also has \"lo\", \"hi\" and \"kind\", and \"interval\" says level,\n"
+    "                        kind, method, samples, seed, dof_effective and\n"
+    "                        no_steady_state_share (mc: stable_draws, and note when the\n"
+    "                        value has no steady state: its values are null, lo and hi\n"
+    "                        kept); with no steady state the outputs are null and \"nulls\"\n"
+    "                        says why\n"
+    "  -h, --help            this help\n"
+    "  --                    end of options (a model file whose name starts with '-')\n";
 
 enum { O_INTERVAL, O_METHOD, O_SAMPLES, O_SEED, O_CONFIDENCE, N_OPTS };
 static const cli_option opts[N_OPTS] = {{"interval", 0, 1, 0}, {"method", 0, 1, 0},

@@ -46,7 +46,9 @@ const char cli_help_sweep[] =
     "      --interval LEVEL  also OUT_lo and OUT_hi beside each output OUT: the bounds of its\n"
     "                        LEVEL prediction interval (as 'zvmperf eval --interval'; the\n"
     "                        same numbers on any thread count); --method, --samples, --seed,\n"
-    "                        --confidence as for eval\n"
+    "                        --confidence as for eval; with --method mc also\n"
+    "                        stable_draw_share, the share of each point's draws that have a\n"
+    "                        steady state\n"
     "      --json            the summary as one JSON object {\"command\", \"model\", \"output\",\n"
     "                        \"points\", \"ok\", \"unstable\", \"invalid\", \"seconds\", \"axes\", \"status\"}\n"
     "  -h, --help            this help\n";
@@ -151,9 +153,10 @@ static int sweep_now(const cli_ctx *c, const cli_args *a, const sweep_job *j,
     if (st == ZVP_SUCCESS && sum.unstable && opt->interval &&
         opt->interval->method == ZVP_INTERVAL_MC) /* src/interval/README.md */
         fprintf(stderr, "zvmperf sweep: note: the %llu point(s) without a steady state (status "
-                "2) have NaN bounds too; the draws around such a point may have one: 'zvmperf "
-                "eval MODEL NAME=VALUE ... --interval LEVEL --method mc' gives the bounds of "
-                "the stable draws and their share\n", (unsigned long long)sum.unstable);
+                "2) have NaN bounds too; the share of their draws that have one is in "
+                "stable_draw_share, and 'zvmperf eval MODEL NAME=VALUE ... --interval LEVEL "
+                "--method mc' gives the bounds of those draws\n",
+                (unsigned long long)sum.unstable);
     if (st == ZVP_SUCCESS && stop_signal) { /* the signal came as the last points finished */
         rc = cli_sweep_summary(c, zvp_model_file_model(mf), j->axes, j->n_axes,
                                a->value[O_OUTPUT], &sum, 0);

@@ -130,8 +130,12 @@ struct zvp_fit_result {
     double *covariance;    /* [p*p] */
     double *cov_u;         /* [p*p] covariance of the fitted u (NaN rows as covariance) */
     double *measured, *fitted, *residual; /* [n_rows*n_match]; residual = fitted - measured */
+    double *pct;           /* [n_rows*n_match] 100 residual / |measured|, NaN where the cell has
+                            * no relative error (zvp_fit_cell_pct) */
     double *r2, *rmse, *mape; /* [n_match] */
     size_t *cells;         /* [n_match] measured cells per output */
+    size_t *no_rel;        /* [n_match] measured cells without a relative error (near zero):
+                            * not in the MAPE */
     double mape_all, cost;
     size_t dof;            /* measured cells - p (zvp_fit_result_dof) */
     size_t dof_eff;        /* independent cells - p, 0 when saturated: scales the stderrs */
@@ -184,9 +188,17 @@ double zvp_fit_cell_error(const zvp_fit *fit, size_t i, size_t j, double f, doub
 /* Weighted residual of cell (i, j) at model value f (see calibration/README.md, "Residuals"):
  * w e / sigma with a sigma, else w e / ref (relative) or w e (absolute). */
 double zvp_fit_cell_residual(const zvp_fit *fit, size_t i, size_t j, double f, int absolute);
-/* Absolute percentage error 100 |e| / ref of cell (i, j) at f; NaN when ref is 0 or the
- * cell is not measured. */
+/* 1 when cell (i, j) at model value f has a relative error: its reference |y| (a point) or
+ * |violated end| (a bound or interval; the nearer finite end inside) is at least
+ * ZVP_FIT_REL_MIN and, for a cell with a sigma, larger than the sigma (a value within one
+ * sigma of 0 is "near zero"); 0 otherwise (not measured, f NaN, near zero). */
+int zvp_fit_cell_has_relative(const zvp_fit *fit, size_t i, size_t j, double f);
+/* Absolute percentage error 100 |e| / ref of cell (i, j) at f; NaN when the cell has no
+ * relative error (zvp_fit_cell_has_relative: not measured, near zero). */
 double zvp_fit_cell_ape(const zvp_fit *fit, size_t i, size_t j, double f);
+/* Signed percentage error 100 (f - y) / |y| of cell (i, j) against its nominal value y (the
+ * text report's and the HDF5 report's residual %); NaN when the cell has no relative error. */
+double zvp_fit_cell_pct(const zvp_fit *fit, size_t i, size_t j, double f);
 /* 1 when cell (i, j) is a bound or an interval. */
 int zvp_fit_cell_is_zone(const zvp_fit *fit, size_t i, size_t j);
 /* Copy the cell annotations of rows[0..n) of src to dst (zvp_fit_subset); 0 or ZVP_ENOMEM. */
@@ -198,6 +210,9 @@ int zvp_fit_cells_subset(const zvp_fit *src, zvp_fit *dst, const size_t *rows, s
  * these. */
 int zvp_measure_parse(const char *text, double *y, double *lo, double *hi, double *sigma,
                       int *sigma_rel);
+/* The strictness of a stated bound: -1 for "< X", +1 for "> X", 0 for anything else ("<=",
+ * ">=", an interval, a number). */
+int zvp_measure_strict(const char *text);
 /* Half a unit of the last printed digit of a decimal number's text ("5.0" -> 0.05, "963" ->
  * 0.5, "1.5e3" -> 50); NaN when text is not a number. */
 double zvp_measure_half_digit(const char *text);

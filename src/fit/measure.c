@@ -127,12 +127,32 @@ double zvp_fit_cell_residual(const zvp_fit *fit, size_t i, size_t j, double f, i
     return e == 0.0 ? 0.0 : w * e / ref;
 }
 
+/* Has a cell with reference ref and sigma a relative error (not near zero)? */
+static int relative_ok(double ref, double sigma)
+{
+    return ref >= ZVP_FIT_REL_MIN && (isnan(sigma) || ref > sigma);
+}
+
+int zvp_fit_cell_has_relative(const zvp_fit *fit, size_t i, size_t j, double f)
+{
+    double ref, sigma, e = zvp_fit_cell_error(fit, i, j, f, &ref, &sigma);
+    return !isnan(e) && relative_ok(ref, sigma);
+}
+
 double zvp_fit_cell_ape(const zvp_fit *fit, size_t i, size_t j, double f)
 {
     double ref, sigma, e = zvp_fit_cell_error(fit, i, j, f, &ref, &sigma);
-    if (isnan(e) || !(ref > 0.0))
+    if (isnan(e) || !relative_ok(ref, sigma))
         return NAN;
     return 100.0 * fabs(e) / ref;
+}
+
+double zvp_fit_cell_pct(const zvp_fit *fit, size_t i, size_t j, double f)
+{
+    double y = fit->measured[i * fit->n_match + j];
+    if (!zvp_fit_cell_has_relative(fit, i, j, f) || !(fabs(y) >= ZVP_FIT_REL_MIN))
+        return NAN;
+    return 100.0 * (f - y) / fabs(y);
 }
 
 int zvp_fit_cells_subset(const zvp_fit *src, zvp_fit *dst, const size_t *rows, size_t n)
@@ -161,6 +181,14 @@ static const char *skip(const char *s)
     while (*s == ' ' || *s == '\t')
         s++;
     return s;
+}
+
+int zvp_measure_strict(const char *text)
+{
+    const char *s = skip(text);
+    if ((*s == '<' || *s == '>') && s[1] != '=')
+        return *s == '<' ? -1 : 1;
+    return 0;
 }
 
 /* Parse the number in s[0..len) (copied, at most 63 bytes). 0 or -1. */

@@ -128,9 +128,7 @@ static int scratch_fill(const zvp_fit_result *res, h5_scratch *s)
     if (!s->pct || !s->row || !s->startno || !s->sit || !s->sst || !s->flag || !s->cells)
         return ZVP_ENOMEM;
     for (size_t i = 0; i < n; i++)
-        s->pct[i] = (isnan(res->measured[i]) || res->measured[i] == 0.0)
-                        ? NAN
-                        : 100.0 * res->residual[i] / fabs(res->measured[i]);
+        s->pct[i] = res->pct[i]; /* NaN: not measured, or near zero (no relative error) */
     for (size_t i = 0; i < res->n_rows; i++)
         s->row[i] = (int32_t)i;
     for (size_t k = 0; k < ns; k++) {
@@ -261,7 +259,8 @@ static int write_rows(rep *r, const zvp_fit_result *res, const h5_scratch *s)
                                 "fitted - measured (NaN: not measured)", r->path, r->err);
     if (!rc)
         rc = zvp_h5_attr_string(r->f, "residual_pct", "description",
-                                "100 (fitted - measured) / |measured| (NaN: not measured)",
+                                "100 (fitted - measured) / |measured| (NaN: not measured, or "
+                                "near zero: |measured| < 1e-100 or within its sigma of 0)",
                                 r->path, r->err);
     return rc;
 }

@@ -69,6 +69,12 @@ static void print_goodness(const zvp_fit_result *res, FILE *fp)
                 res->r2[j], res->rmse[j], unit_or_1(d->unit), res->mape[j]);
     }
     fprintf(fp, "  overall MAPE %.4g %%\n", res->mape_all);
+    for (size_t j = 0; j < res->n_match; j++)
+        if (res->no_rel[j])
+            fprintf(fp, "  note: %zu cell(s) of %s near zero (|measured| < %g, or within its "
+                    "sigma of 0) have no relative error: not in the MAPE, their error is in the "
+                    "RMSE and shown as abs in the rows\n", res->no_rel[j],
+                    res->model->outputs[res->output_index[j]].name, ZVP_FIT_REL_MIN);
 }
 
 static void print_rows(const zvp_fit_result *res, FILE *fp)
@@ -83,11 +89,13 @@ static void print_rows(const zvp_fit_result *res, FILE *fp)
         fprintf(fp, "  %-20s", res->labels[i]);
         for (size_t j = 0; j < nm; j++) {
             double y = res->measured[i * nm + j], f = res->fitted[i * nm + j];
+            double pct = res->pct[i * nm + j];
             if (isnan(y))
                 fprintf(fp, " | %11s %11.5g %12s", "-", f, "-");
+            else if (isnan(pct) && !isnan(f)) /* near zero: the absolute error */
+                fprintf(fp, " | %11.5g %11.5g %8.3g abs", y, f, f - y);
             else
-                fprintf(fp, " | %11.5g %11.5g %11.3f%%", y, f,
-                        y != 0.0 ? 100.0 * (f - y) / fabs(y) : NAN);
+                fprintf(fp, " | %11.5g %11.5g %11.3f%%", y, f, pct);
         }
         fputc('\n', fp);
     }

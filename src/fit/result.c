@@ -37,6 +37,8 @@ static void result_free_arrays(zvp_fit_result *r)
     free(r->r2);
     free(r->rmse);
     free(r->mape);
+    free(r->pct);
+    free(r->no_rel);
     free(r->cells);
     if (r->labels)
         for (size_t i = 0; i < r->n_rows; i++)
@@ -87,9 +89,12 @@ static void result_stats(const zvp_fit *fit, zvp_fit_result *r)
                 continue;
             ss_res += (f - y) * (f - y);
             ss_tot += (y - mean) * (y - mean);
+            r->pct[i * nm + j] = zvp_fit_cell_pct(fit, i, j, f);
             if (!isnan(zvp_fit_cell_ape(fit, i, j, f))) { /* bounds: 0 inside (measure.c) */
                 ape += 0.01 * zvp_fit_cell_ape(fit, i, j, f);
                 n_ape++;
+            } else if (!isnan(f)) {
+                r->no_rel[j]++; /* near zero: its error is in the RMSE only */
             }
         }
         r->r2[j] = ss_tot > 0.0 ? 1.0 - ss_res / ss_tot : NAN;
@@ -329,12 +334,17 @@ static int result_alloc(const zvp_fit *fit, zvp_fit_result *r)
     r->r2 = malloc(nm * sizeof(double));
     r->rmse = malloc(nm * sizeof(double));
     r->mape = malloc(nm * sizeof(double));
+    r->pct = malloc((n + 1) * sizeof(double));
+    r->no_rel = calloc(nm + 1, sizeof(size_t));
     r->cells = malloc(nm * sizeof(size_t));
     r->labels = calloc(r->n_rows, sizeof(char *));
     if (!ok || !r->param_index || !r->output_index || !r->lo || !r->hi || !r->start ||
         !r->flags || !r->estimates || !r->stderrs || !r->covariance || !r->cov_u || !r->measured ||
-        !r->fitted || !r->residual || !r->r2 || !r->rmse || !r->mape || !r->cells || !r->labels)
+        !r->fitted || !r->residual || !r->r2 || !r->rmse || !r->mape || !r->pct || !r->no_rel ||
+        !r->cells || !r->labels)
         return 0;
+    for (size_t k = 0; k < n; k++)
+        r->pct[k] = NAN;
     for (size_t i = 0; i < r->n_rows; i++)
         if (!(r->labels[i] = zvp_strdup(fit->labels[i])))
             return 0;

@@ -1,8 +1,9 @@
 /*
  * src/fit/rows.c - the rows of a fit file: every row of every data file, joined to the join
  * table on join_key, kept when the `where` conditions hold, labelled, then added to the fit
- * (zvp_fit_add_row) with their [inputs] values and [match] measured values. Messages give
- * rows as "row <n> of <file>".
+ * (zvp_fit_add_row) with their [inputs] values and [match] measured values, each stated cell
+ * checked against its output's range. Messages give rows as "row <n> of <file> (line <l>,
+ * <label>)": n the 1-based data row (the numbering of the "row <n>" labels), l the file line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -200,13 +201,82 @@ static int select_rows(const ff_reader *r, ff_rows *fr, zvp_error *err)
     return ZVP_SUCCESS;
 }
 
-/* Can output d take the measured value y (a point, or x +- s) or meet the stated zone
- * z[0]..z[1] (a bound or an interval: some value of the zone must lie in d's range)? */
-static int in_output_range(const zvp_param_desc *d, double y, const double *z)
+/* Where candidate c's cell in table `table` (0 data, 1 join) is, for messages: "row <n> of
+ * <file> (line <l>, <label>)", n the 1-based data row (header, comment and blank lines not
+ * counted; the numbering of the "row <n>" labels), l the line of the file. */
+static void cell_where(const ff_reader *r, const ff_rows *fr, size_t c, int table,
+                       const char *label, char *buf, size_t size)
 {
-    if (!isnan(z[0]))
-        return z[1] >= d->min && z[0] <= d->max;
-    return isnan(y) || (y >= d->min && y <= d->max); /* NaN: an empty cell, not measured */
+    size_t row;
+    const zvp_table *t = cell_table(r, fr, c, table, &row);
+    snprintf(buf, size, "row %zu of %s (line %zu, %s)", row + 1,
+             table ? r->fit->join_path : r->data_paths[fr->file[c]], zvp_table_row_line(t, row),
+             label);
+}
+
+/* Check the stated cell `text` of matched output d against d's range [min, max] and, for
+ * relative residuals without a sigma, against ZVP_FIT_REL_MIN: y is its value, z[0..1] its
+ * zone (NaN for a point), z[2] its sigma, all in d's unit (k: column unit -> d's unit).
+ * A point value (also x +- s) must lie in the range; every finite end of a bound or an
+ * interval must lie in it (an interval reaching beyond it is refused, not clipped); a strict
+ * bound at the range's edge (< min, > max) leaves no value. where: the cell (cell_where). */
+static int check_stated(const ff_reader *r, size_t j, const char *where, const char *text,
+                        const char *col_unit, double k, double y, const double *z,
+                        zvp_error *err)
+{
+    const zvp_fit *fit = r->fit;
+    const zvp_fit_match *mt = &fit->match[j];
+    const zvp_param_desc *d = &fit->model->outputs[mt->index];
+    int strict = zvp_measure_strict(text), zone = !isnan(z[0]);
+    const char *u = d->unit && strcmp(d->unit, "1") != 0 ? d->unit : "";
+    char range[200], why[512];
+    why[0] = '\0';
+    if (isnan(y))
+        return ZVP_SUCCESS; /* an empty cell: not measured */
+    if (k == 1.0 || !col_unit || !*col_unit)
+        snprintf(range, sizeof range, "[%g, %g]%s%s", d->min, d->max, *u ? " " : "", u);
+    else
+        snprintf(range, sizeof range, "[%g, %g]%s%s (= [%g, %g] %s in the column's unit)",
+                 d->min, d->max, *u ? " " : "", u, d->min / k, d->max / k, col_unit);
+    if (!zone) {
+        if (!(y >= d->min && y <= d->max))
+            snprintf(why, sizeof why, "its value (%g%s%s in the output's unit) is outside the "
+                     "output's range %s: no model value can meet it", y, *u ? " " : "", u, range);
+    } else {
+        for (int e = 0; e < 2 && !why[0]; e++)
+            if (isfinite(z[e]) && !(z[e] >= d->min && z[e] <= d->max))
+                snprintf(why, sizeof why, "its %s (%g%s%s in the output's unit) is outside the "
+                         "output's range %s (every end of a bound or an interval must lie in it)",
+                         isinf(z[1 - e]) ? "bound" : e ? "upper end" : "lower end", z[e],
+                         *u ? " " : "", u, range);
+        if (!why[0] && strict != 0 && z[strict < 0 ? 1 : 0] == (strict < 0 ? d->min : d->max))
+            snprintf(why, sizeof why, "a strict bound at the %s end of the output's range %s: "
+                     "no model value can meet it", strict < 0 ? "lower" : "upper", range);
+    }
+    if (why[0])
+        return zvp_fail(err, ZVP_EINVAL, "%s: [match] %s = %s: %s, column %s: cell '%s': %s",
+                        r->path, d->name, mt->column, where, mt->column, text, why);
+    if (fit->params.residual != ZVP_FIT_RELATIVE || !isnan(z[2]))
+        return ZVP_SUCCESS;
+    if (!zone && y == 0.0)
+        return zvp_fail(err, ZVP_EINVAL,
+                        "%s: [match] %s = %s: %s, column %s: cell '%s' measures 0, which a "
+                        "relative residual cannot use (set residual = absolute, or give the cell "
+                        "a sigma)", r->path, d->name, mt->column, where, mt->column, text);
+    for (int e = 0; e < 3; e++) {
+        double v = e == 2 ? y : z[e];
+        if ((e == 2) == zone || !(fabs(v) < ZVP_FIT_REL_MIN))
+            continue;
+        return zvp_fail(err, ZVP_EINVAL,
+                        "%s: [match] %s = %s: %s, column %s: cell '%s' has %s %g%s%s, below %g "
+                        "in magnitude, which a relative residual (f - y) / |y| cannot use: it "
+                        "overflows (set residual = absolute, give the cell a sigma, or give the "
+                        "column in a larger unit)", r->path, d->name, mt->column, where,
+                        mt->column, text, e == 2 ? "the value" : isinf(z[1 - e]) ? "the bound"
+                        : e ? "the upper end" : "the lower end", v, *u ? " " : "", u,
+                        ZVP_FIT_REL_MIN);
+    }
+    return ZVP_SUCCESS;
 }
 
 /* Inputs and measured values of candidate c (label for messages). */
@@ -215,8 +285,7 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
 {
     const zvp_fit *fit = r->fit;
     const zvp_model *m = fit->model;
-    size_t dr = fr->row[c];
-    const char *dfile = r->data_paths[fr->file[c]];
+    char where[1200];
     for (size_t k = 0; k < fit->n_inputs; k++) {
         size_t row;
         if (r->input_cols[k].per_file) { /* [inputs] <param> = per_file v1, v2, ... */
@@ -226,11 +295,12 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_table *t = cell_table(r, fr, c, r->input_cols[k].table, &row);
         in[k] = zvp_table_value(t, row, r->input_cols[k].col) * r->input_cols[k].mul /
                 r->input_cols[k].div;
+        cell_where(r, fr, c, r->input_cols[k].table, label, where, sizeof where);
         if (isnan(in[k]))
             return zvp_fail(err, ZVP_EINVAL,
-                            "%s: [inputs] %s = %s: row %zu of %s (%s) has '%s', not a number",
+                            "%s: [inputs] %s = %s: %s has '%s', not a number",
                             r->path, m->params[fit->inputs[k].index].name, fit->inputs[k].column,
-                            dr + 1, dfile, label, zvp_table_text(t, row, r->input_cols[k].col));
+                            where, zvp_table_text(t, row, r->input_cols[k].col));
     }
     for (size_t j = 0; j < fit->n_match; j++) {
         const zvp_fit_match *mt = &fit->match[j];
@@ -238,43 +308,25 @@ static int row_values(const ff_reader *r, const ff_rows *fr, size_t c, const cha
         const zvp_table *t = cell_table(r, fr, c, r->match_cols[j].table, &row);
         const char *text = zvp_table_text(t, row, r->match_cols[j].col);
         double k = r->match_cols[j].mul / r->match_cols[j].div, *z = zone + 3 * j;
-        int rel;
+        int rel, st;
+        cell_where(r, fr, c, r->match_cols[j].table, label, where, sizeof where);
         y[j] = zvp_table_value(t, row, r->match_cols[j].col) * k;
         z[0] = z[1] = z[2] = NAN;
         if (isnan(y[j]) && text[0] != '\0') {
             /* a stated measurement: bound, interval, value +- sigma (measure.c) */
             if (zvp_measure_parse(text, &y[j], &z[0], &z[1], &z[2], &rel))
                 return zvp_fail(err, ZVP_EPARSE,
-                                "%s: [match] %s = %s: row %zu of %s (%s) has '%s', not a number, "
-                                "a bound (< X, <= X, > X, >= X), an interval (A..B) or X +- S[%%]",
-                                r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile,
-                                label, text);
+                                "%s: [match] %s = %s: %s has '%s', not a number, a bound "
+                                "(< X, <= X, > X, >= X), an interval (A..B) or X +- S[%%]",
+                                r->path, m->outputs[mt->index].name, mt->column, where, text);
             y[j] *= k;
             z[0] *= k;
             z[1] *= k;
             z[2] *= k;
         }
-        if (fit->params.residual == ZVP_FIT_RELATIVE && y[j] == 0.0 && isnan(z[2]))
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: [match] %s = %s: row %zu of %s (%s) measures 0, which a "
-                            "relative residual cannot use (set residual = absolute)", r->path,
-                            m->outputs[mt->index].name, mt->column, dr + 1, dfile, label);
-        if (fit->params.residual == ZVP_FIT_RELATIVE && isnan(z[2]) &&
-            fabs(y[j]) < ZVP_FIT_REL_MIN)
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: [match] %s = %s: row %zu of %s (%s) measures '%s', below %g in "
-                            "magnitude, which a relative residual (f - y) / |y| cannot use: it "
-                            "overflows (set residual = absolute, or give the column in a larger "
-                            "unit)", r->path, m->outputs[mt->index].name, mt->column, dr + 1,
-                            dfile, label, text, ZVP_FIT_REL_MIN);
-        if (!in_output_range(&m->outputs[mt->index], y[j], z))
-            return zvp_fail(err, ZVP_EINVAL,
-                            "%s: [match] %s = %s: row %zu of %s (%s) measures '%s' (%g %s), "
-                            "outside the output's range [%g, %g] %s: no model value can match it",
-                            r->path, m->outputs[mt->index].name, mt->column, dr + 1, dfile,
-                            label, text, y[j], m->outputs[mt->index].unit,
-                            m->outputs[mt->index].min, m->outputs[mt->index].max,
-                            m->outputs[mt->index].unit);
+        if ((st = check_stated(r, j, where, text,
+                               zvp_table_col_unit(t, r->match_cols[j].col), k, y[j], z, err)))
+            return st;
     }
     return ZVP_SUCCESS;
 }

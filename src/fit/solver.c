@@ -345,16 +345,24 @@ static int check_runnable(const zvp_fit *fit, const zvp_fit_parameters *pp, zvp_
         for (size_t i = 0; i < fit->n_rows; i++)
             for (size_t j = 0; j < fit->n_match; j++) {
                 double lo, hi, sigma, y = fit->measured[i * fit->n_match + j];
+                const char *out = fit->model->outputs[fit->match[j].index].name;
                 zvp_fit_cell(fit, i, j, &lo, &hi, &sigma);
-                /* 0, or below ZVP_FIT_REL_MIN in magnitude: (f - y) / |y| overflows */
-                if (isnan(sigma) && (fabs(y) < ZVP_FIT_REL_MIN || fabs(lo) < ZVP_FIT_REL_MIN ||
-                                     fabs(hi) < ZVP_FIT_REL_MIN))
+                if (isnan(y) || !isnan(sigma))
+                    continue;
+                /* 0, or below ZVP_FIT_REL_MIN in magnitude: (f - y) / |y| overflows; a bound
+                 * or an interval: its finite ends (its midpoint is never divided by) */
+                if (isnan(lo) && fabs(y) < ZVP_FIT_REL_MIN)
                     return zvp_fail(err, ZVP_EINVAL,
-                                    "%s: row %zu (%s) measures %s = %g (or a bound at 0 or below "
-                                    "%g in magnitude), which a relative residual cannot use (use "
-                                    "absolute residuals or give the cell a sigma)", name, i + 1,
-                                    fit->labels[i], fit->model->outputs[fit->match[j].index].name,
+                                    "%s: row %zu (%s) measures %s = %g, 0 or below %g in "
+                                    "magnitude, which a relative residual cannot use (use "
+                                    "absolute residuals or give the cell a sigma)", name, i + 1, fit->labels[i], out,
                                     y, ZVP_FIT_REL_MIN);
+                if (!isnan(lo) && (fabs(lo) < ZVP_FIT_REL_MIN || fabs(hi) < ZVP_FIT_REL_MIN))
+                    return zvp_fail(err, ZVP_EINVAL,
+                                    "%s: row %zu (%s) states %s in [%g, %g], an end 0 or below %g "
+                                    "in magnitude, which a relative residual cannot use (use "
+                                    "absolute residuals or give the cell a sigma)", name, i + 1,
+                                    fit->labels[i], out, lo, hi, ZVP_FIT_REL_MIN);
             }
     return ZVP_SUCCESS;
 }

@@ -448,11 +448,8 @@ static int run(mpi_run *r, const zvp_model_file *mf, const char *path, const cha
      * serial sweep does (src/sweep/README.md) */
     const int none_valid = rc == ZVP_SUCCESS && sum->ok == 0 && sum->unstable == 0 &&
                            sum->invalid > 0;
-    if (none_valid)
-        rc = zvp_fail(err, ZVP_EINVAL, "no point of the sweep is valid input: model '%s' "
-                      "refuses all %llu points (evaluate one with 'zvmperf eval' to see the "
-                      "model's message); %s is left as it was", r->pl.m->name,
-                      (unsigned long long)sum->invalid, path);
+    if (none_valid) /* the serial sweep's message: the first point and the model's reason */
+        rc = zvp_sweep_all_invalid(&r->pl, r->fixed, path, err);
     if (rc == ZVP_SUCCESS)
         rc = agree(r, zvp_sweep_file_finish(&r->f, err), err);
     rc2 = zvp_sweep_file_close(&r->f, rc, err);

@@ -265,15 +265,19 @@ static int zvp_sweep_open_vars(zvp_sweep_file *f, const zvp_sweep_plan *pl, zvp_
         return zvp_h5_fail(err, f->path, "get the dataspace of", "status");
     if (f->output)
         return ZVP_SUCCESS;
-    /* the outputs, then with intervals every OUT_lo, then every OUT_hi (the block order) */
-    size_t n = m->n_outputs * (pl->interval ? 3 : 1);
+    /* the outputs, then with intervals every OUT_lo, then every OUT_hi, then with Monte
+     * Carlo the share of stable draws (the block order) */
+    size_t n = zvp_sweep_groups(pl);
     f->output = malloc((n ? n : 1) * sizeof *f->output);
     if (!f->output)
         return zvp_fail(err, ZVP_ENOMEM, "sweep: out of memory");
     for (i = 0; i < n; i++) {
         char name[256];
-        snprintf(name, sizeof name, "%s%s", m->outputs[i % m->n_outputs].name,
-                 i < m->n_outputs ? "" : i < 2 * m->n_outputs ? "_lo" : "_hi");
+        if (i == 3 * m->n_outputs)
+            snprintf(name, sizeof name, "%s", ZVP_SWEEP_SHARE_NAME);
+        else
+            snprintf(name, sizeof name, "%s%s", m->outputs[i % m->n_outputs].name,
+                     i < m->n_outputs ? "" : i < 2 * m->n_outputs ? "_lo" : "_hi");
         f->n_outputs = i + 1;
         f->output[i] = H5Dopen2(f->h5, name, H5P_DEFAULT);
         if (f->output[i] < 0)
@@ -297,6 +301,16 @@ static const char *zvp_sweep_bound_text(const zvp_model_file *mf, const zvp_swee
              o->prediction && !matched ? " (the fit did not match this output: no residual "
                                          "variance, the parameters' uncertainty only)" : "");
     return kind;
+}
+
+size_t zvp_sweep_groups(const zvp_sweep_plan *pl)
+{
+    return pl->m->n_outputs * (pl->interval ? 3u : 1u) + (size_t)zvp_sweep_has_share(pl);
+}
+
+int zvp_sweep_has_share(const zvp_sweep_plan *pl)
+{
+    return pl->interval && pl->interval->method == ZVP_INTERVAL_MC;
 }
 
 /* With intervals: OUT_lo for every output, then OUT_hi (the order of the block buffers),
@@ -333,7 +347,17 @@ static int zvp_sweep_create_bounds(zvp_sweep_file *f, const zvp_model_file *mf,
         if (rc)
             return rc;
     }
-    return ZVP_SUCCESS;
+    if (!zvp_sweep_has_share(pl))
+        return ZVP_SUCCESS;
+    /* Monte Carlo: the share of each point's draws that have a steady state */
+    if ((rc = zvp_sweep_create_nd(f, pl, ZVP_SWEEP_SHARE_NAME, H5T_NATIVE_DOUBLE, &nan_fill, "1",
+                                  "share of the Monte Carlo draws with a steady state", &ds,
+                                  err)))
+        return rc;
+    rc = zvp_h5_attr_string(ds, ".", "description", ZVP_SWEEP_SHARE_TEXT, f->path, err);
+    if (H5Dclose(ds) < 0 && rc == ZVP_SUCCESS)
+        rc = zvp_h5_fail(err, f->path, "close variable", ZVP_SWEEP_SHARE_NAME);
+    return rc;
 }
 
 int zvp_sweep_file_create(zvp_sweep_file *f, const zvp_model_file *mf, const zvp_sweep_plan *pl,

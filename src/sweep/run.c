@@ -88,17 +88,16 @@ int zvp_sweep_point_error(const zvp_sweep_plan *pl, const double *fixed, uint64_
                     (unsigned long long)flat, where, e.message[0] ? e.message : zvp_strerror(rc));
 }
 
-/* Every point of the grid has status 3: ZVP_EINVAL naming the first one and the model's
- * message there (the sweep then keeps no file). */
-static int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, zvp_error *err)
+int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, const char *path,
+                          zvp_error *err)
 {
     char where[256];
     zvp_error e;
     zvp_sweep_describe_point(pl, fixed, 0, where, sizeof where, &e);
     return zvp_fail(err, ZVP_EINVAL, "no point of the sweep is valid input: model '%s' refuses "
-                    "all %llu points; the first, point 0 (%s): %s", pl->m->name,
-                    (unsigned long long)pl->points, where,
-                    e.message[0] ? e.message : "refused by the model");
+                    "all %llu points; the first, point 0 (%s): %s; %s is left as it was",
+                    pl->m->name, (unsigned long long)pl->points, where,
+                    e.message[0] ? e.message : "refused by the model", path);
 }
 
 /* Add status code c to the counts of sum: 1 for a point computed (codes 1..3), else 0. */
@@ -122,7 +121,8 @@ typedef struct zvp_sweep_run_state {
     zvp_sweep_file *f;
     double *obuf;
     uint8_t *sbuf;
-    double *tbuf;        /* one interval slice: [3 * n_outputs * ZVP_SWEEP_SLICE_MAX] */
+    double *tbuf;        /* one interval slice: [(3 * n_outputs + 1) * ZVP_SWEEP_SLICE_MAX]:
+                          * value, lo, hi, then the share of draws (Monte Carlo) */
     uint8_t *tsb;        /* [ZVP_SWEEP_SLICE_MAX] (with intervals) */
     unsigned char *done; /* bit per block: complete in the partial file */
     unsigned char *part; /* bit per block: some points computed in the partial file */
@@ -176,7 +176,7 @@ static int zvp_sweep_cancel(const zvp_sweep_run_state *s, zvp_error *err)
 static int zvp_sweep_load(zvp_sweep_run_state *s, uint64_t b, const uint64_t *start,
                           const uint64_t *count, uint64_t npts, zvp_error *err)
 {
-    size_t groups = (s->pl->interval ? 3 : 1) * s->pl->m->n_outputs, g;
+    size_t groups = zvp_sweep_groups(s->pl), g;
     uint64_t p;
     int rc;
     if (!(s->part[b / 8] & (1u << (b % 8)))) {
@@ -211,12 +211,24 @@ static int zvp_sweep_eval_run(zvp_sweep_run_state *s, uint64_t f0, uint64_t npts
                                      s->obuf + p, (size_t)npts, s->sbuf + p,
                                      (int)s->opt->threads, s->opt->stop, err);
     }
-    /* value, lo, hi blocks (src/interval); the stop is read between slices */
+    /* value, lo, hi blocks (src/interval), with Monte Carlo the share of draws without a
+     * result after them; the stop is read between slices */
+    const int share = zvp_sweep_has_share(pl);
+    double *nores = share ? s->tbuf + 3 * nb : NULL;
     rc = zvp_interval_grid(s->mf, s->fixed, s->axes, pl->n_axes, f0 + p, e - p, pl->interval,
-                           s->tbuf, s->tbuf + nb, s->tbuf + 2 * nb, NULL, s->tsb, err);
+                           s->tbuf, s->tbuf + nb, s->tbuf + 2 * nb, nores, s->tsb, err);
     if (rc)
         return rc;
-    for (size_t g = 0; g < 3 * pl->m->n_outputs; g++)
+    for (size_t i = 0; share && i < len; i++) {
+        /* the share of stable draws; a centre without a steady state keeps NaN bounds (the
+         * status contract: NaN in OUT, OUT_lo, OUT_hi where status != 1) */
+        nores[i] = s->tsb[i] == ZVP_POINT_OK || s->tsb[i] == ZVP_POINT_UNSTABLE
+                       ? 1.0 - nores[i] : NAN;
+        if (s->tsb[i] != ZVP_POINT_OK)
+            for (size_t j = 0; j < pl->m->n_outputs; j++)
+                s->tbuf[nb + j * len + i] = s->tbuf[2 * nb + j * len + i] = NAN;
+    }
+    for (size_t g = 0; g < zvp_sweep_groups(pl); g++)
         memcpy(s->obuf + g * (size_t)npts + p, s->tbuf + g * len, len * sizeof *s->obuf);
     memcpy(s->sbuf + p, s->tsb, len);
     return ZVP_SUCCESS;
@@ -384,7 +396,7 @@ static int zvp_sweep_file_run(zvp_sweep_run_state *s, const zvp_model_file *mf,
         rc = zvp_sweep_blocks(s, err);
     if (rc == ZVP_SUCCESS && s->sum->invalid == s->pl->points) {
         none_valid = 1; /* nothing to keep: the partial file goes, `path` stays as it was */
-        rc = zvp_sweep_all_invalid(s->pl, s->fixed, err);
+        rc = zvp_sweep_all_invalid(s->pl, s->fixed, path, err);
     }
     if (rc == ZVP_SUCCESS)
         rc = zvp_sweep_file_finish(s->f, err);
@@ -447,7 +459,7 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
     s.fixed = zvp_model_file_params((zvp_model_file *)mf); /* read only */
     if (!s.fixed)
         return zvp_fail(err, ZVP_EINVAL, "sweep: the model file has no parameter vector");
-    if (pl.m->n_outputs && pl.block_capacity > SIZE_MAX / sizeof(double) / 3 / pl.m->n_outputs)
+    if (pl.block_capacity > SIZE_MAX / sizeof(double) / (zvp_sweep_groups(&pl) + 1))
         return zvp_fail(err, ZVP_EINVAL, "sweep: block_points = %llu is too large",
                         (unsigned long long)opt->block_points);
     /* the target's directory must be writable (the message names it) */
@@ -456,13 +468,12 @@ int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t 
     zvp_atomic_abort(&chk);
 
     s.n_blocks = zvp_sweep_n_blocks(&pl);
-    s.obuf = malloc((size_t)pl.block_capacity * (pl.m->n_outputs ? pl.m->n_outputs : 1) *
-                    (pl.interval ? 3 : 1) * sizeof *s.obuf);
+    s.obuf = malloc((size_t)pl.block_capacity * (zvp_sweep_groups(&pl) + 1) * sizeof *s.obuf);
     s.sbuf = malloc((size_t)pl.block_capacity);
     s.done = calloc((size_t)(s.n_blocks / 8 + 1), 1);
     s.part = calloc((size_t)(s.n_blocks / 8 + 1), 1);
     s.tbuf = malloc((size_t)(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1) *
-                    (pl.m->n_outputs ? pl.m->n_outputs : 1) * 3 * sizeof *s.tbuf);
+                    (pl.m->n_outputs * 3 + 1) * sizeof *s.tbuf);
     s.tsb = malloc(pl.interval ? ZVP_SWEEP_SLICE_MAX : 1);
 #ifdef _OPENMP
     s.min_slice = (uint64_t)(opt->threads > 0 ? opt->threads : omp_get_max_threads());

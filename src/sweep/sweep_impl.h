@@ -54,6 +54,19 @@ typedef struct zvp_sweep_plan {
     const struct zvp_interval_options *interval;
 } zvp_sweep_plan;
 
+/* zvp_sweep_groups - the N-D float64 variables of the plan, in block-buffer order (each a
+ * block of points): the outputs; with intervals every OUT_lo, then every OUT_hi; with Monte
+ * Carlo intervals then ZVP_SWEEP_SHARE_NAME (h5write.c). */
+size_t zvp_sweep_groups(const zvp_sweep_plan *pl);
+/* 1 when the plan's intervals are Monte Carlo (the file has ZVP_SWEEP_SHARE_NAME). */
+int zvp_sweep_has_share(const zvp_sweep_plan *pl);
+#define ZVP_SWEEP_SHARE_NAME "stable_draw_share"
+#define ZVP_SWEEP_SHARE_TEXT                                                                   \
+    "(draws with a model result) / samples at the point: 1 - no_steady_state_share of "       \
+    "'zvmperf eval --interval L --method mc --json' with the same seed at the same flat "      \
+    "point index; also at status 2 (no steady state at the centre, OUT_lo and OUT_hi NaN); "   \
+    "NaN at status 0 and 3"
+
 /* zvp_sweep_make_plan - check the axes of a sweep of mf (names, duplicates, finite values
  * within each parameter's [min, max], whole for an integer parameter, 1..8 axes, at most ZVP_SWEEP_MAX_POINTS points) and
  * cut the grid into blocks of about block_points points (raised to one chunk). */
@@ -170,6 +183,13 @@ void zvp_sweep_interval_text(const struct zvp_interval_options *o, char *text, s
 int zvp_sweep_lock(const char *lockpath, const char *partial, int *fd, zvp_error *err);
 /* zvp_sweep_unlock - remove lockpath and release the lock (fd < 0: no-op). */
 void zvp_sweep_unlock(const char *lockpath, int fd);
+
+/* zvp_sweep_all_invalid - every point of the grid has status 3 (the model refused each):
+ * ZVP_EINVAL with "no point of the sweep is valid input: model 'M' refuses all N points; the
+ * first, point 0 (axis values): <the model's message there>; <path> is left as it was". The
+ * serial and the MPI sweep (src/mpi/) both end so, keeping no file. */
+int zvp_sweep_all_invalid(const zvp_sweep_plan *pl, const double *fixed, const char *path,
+                          zvp_error *err);
 
 /* The first failed point of a sweep (flat index `flat`, the other parameters at `fixed`):
  * evaluated again, serially, for a message naming its flat index and axis values; returns
