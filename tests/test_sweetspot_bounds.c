@@ -198,6 +198,52 @@ static void test_sweetspot_sweep_sane(void)
             }
 }
 
+/* The busiest lock group is solved exactly and the others by corrected MVA; where two groups
+ * cross (z/VM 6.3 at 52 CPUs: the PTRM lock's demand overtakes the available-list lock's as
+ * other_hold_us grows; at 16 CPUs as avail_hold_us falls), choosing one or the other moved the
+ * available-list spin 962 -> 3689 % for a 0.1 % step (the simulator: 2296 % at both). Now
+ * blended: no 0.1-0.5 % step of the hold may move the available-list spin by more than 3 %,
+ * across both crossings (the 6.3 joint calibration's values, rounded). The total spin is not
+ * held to it: at other_hold_us 4.39 -> 4.40 it steps 4272 -> 4624 %, and so does the simulator
+ * of the same mechanism (`zvmperf simulate`, 10 x 1e7 events: 4323 -> 4618 %), a regime change
+ * of the mechanism itself (models/README.md, sweetspot). */
+static void test_sweetspot_lock_crossing(void)
+{
+    const zvp_model *m = zvp_test_find_model("sweetspot");
+    double p[64];
+    struct { const char *name; double lo, hi, step; double cpus; } scan[] = {
+        {"other_hold_us", 3.0, 8.0, 1.005, 52}, {"avail_hold_us", 2.5, 3.0, 1.001, 16}};
+    for (size_t k = 0; k < 2; k++) {
+        zvp_model_defaults(m, p);
+        zvp_test_set_param(m, p, "touch_fraction", 0.2102);
+        zvp_test_set_param(m, p, "avail_hold_us", 4.991);
+        zvp_test_set_param(m, p, "hold_scv", 12);
+        zvp_test_set_param(m, p, "cp_work_us", 22.92);
+        zvp_test_set_param(m, p, "retry_work_us", 200.6);
+        zvp_test_set_param(m, p, "defer_us", 172.9);
+        zvp_test_set_param(m, p, "other_hold_us", 3.098);
+        zvp_test_set_param(m, p, "page_transfer_ms", 0.167);
+        zvp_test_set_param(m, p, "frames_per_acq", 6.82);
+        zvp_test_set_param(m, p, "cpus", scan[k].cpus);
+        double prev_a = NAN, prev_s = NAN;
+        int steps = 0, bad = 0;
+        for (double h = scan[k].lo; h <= scan[k].hi; h *= scan[k].step) {
+            zvp_test_set_param(m, p, scan[k].name, h);
+            const double a = out_of(m, p, "avail_spin_busy_pct"), s = out_of(m, p, "spin_busy_pct");
+            if (!isnan(prev_a) && fabs(a / prev_a - 1) > 0.03) {
+                if (!bad++)
+                    fprintf(stderr, "\n  %s %.4f: avail spin %.1f -> %.1f, spin %.1f -> %.1f\n",
+                            scan[k].name, h, prev_a, a, prev_s, s);
+            }
+            prev_a = a;
+            prev_s = s;
+            steps++;
+        }
+        CU_ASSERT(steps > 100);
+        CU_ASSERT_EQUAL(bad, 0);
+    }
+}
+
 int zvp_test_register_sweetspot_bounds(void)
 {
     CU_pSuite s = CU_add_suite("sweetspot_bounds", NULL, NULL);
@@ -206,7 +252,8 @@ int zvp_test_register_sweetspot_bounds(void)
     if (!CU_add_test(s, "no_pageout", test_sweetspot_no_pageout) ||
         !CU_add_test(s, "throughput_bounds", test_sweetspot_throughput_bounds) ||
         !CU_add_test(s, "monotone", test_sweetspot_monotone) ||
-        !CU_add_test(s, "sweep_sane", test_sweetspot_sweep_sane))
+        !CU_add_test(s, "sweep_sane", test_sweetspot_sweep_sane) ||
+        !CU_add_test(s, "lock_crossing", test_sweetspot_lock_crossing))
         return (int)CU_get_error();
     return 0;
 }
