@@ -127,23 +127,25 @@ enum {
 };
 
 static const zvp_param_desc sweetspot_outputs[N_OUTPUTS] = {
-    {"etr", "kpages/s", "CM4 (paging) phase: thousand pages written to paging DASD per second "
-     "(0 when nothing is paged out)", 0, INFINITY, 0, 0, 0},
+    {"etr", "kpages/s", "thousand pages written to paging DASD per second while CM4 pages out "
+     "(the steady state, not a phase average; 0 when nothing is paged out)", 0, INFINITY, 0, 0,
+     0},
     {"itr", "kpages/s", "ETR / (busy per processor / 100) (0 when nothing is paged out)", 0,
      INFINITY, 0, 0, 0},
-    {"busy_per_cpu_pct", "%", "total busy per processor in the CM4 (paging) phase", 0, 100, 0, 0,
-     0},
-    {"spin_busy_pct", "%", "total spin lock busy in the CM4 phase, summed over CPUs", 0, INFINITY,
-     0, 0, 0},
+    {"busy_per_cpu_pct", "%", "total busy per processor while CM4 pages out (steady state, not a "
+     "phase average)", 0, 100, 0, 0, 0},
+    {"spin_busy_pct", "%", "total spin lock busy while CM4 pages out, summed over CPUs (steady "
+     "state, not a phase average)", 0, INFINITY, 0, 0, 0},
     {"avail_spin_busy_pct", "%",
-     "spin busy on the available-list locks (RSA2GLCK on 6.3, AVZ zone locks on 6.4)", 0,
+     "spin busy on the available-list locks (RSA2GLCK on 6.3, AVZ zone locks on 6.4) while CM4 "
+     "pages out", 0,
      INFINITY, 0, 0, 0},
     {"cm1_priming_s", "s", "elapsed time of the CM1 priming phase", 0, INFINITY, 0, 0, 0},
     {"cm2_priming_s", "s", "elapsed time of the CM2 priming phase", 0, INFINITY, 0, 0, 0},
     {"cm3_priming_s", "s", "elapsed time of the CM3 priming phase", 0, INFINITY, 0, 0, 0},
     {"cm4_priming_s", "s", "elapsed time of the CM4 (paging) priming phase", 0, INFINITY, 0, 0, 0},
     {"logoff_s", "s", "elapsed time of the logoff of all users", 0, INFINITY, 0, 0, 0},
-    {"avail_lock_util_pct", "%", "utilization of one available-list lock (zone) in CM4", 0, 100,
+    {"avail_lock_util_pct", "%", "utilization of one available-list lock (zone) while CM4 pages out", 0, 100,
      0, 0, 0},
     {"lock_zones_used", "1", "number of available-list locks modelled", 1, INFINITY, 0, 0, 0},
     {"cm4_pages_written_m", "Mpages", "pages written to paging DASD in the CM4 phase", 0,

@@ -226,7 +226,8 @@ void ss_mva(double n, double Z, double c2, const ss_group *g, size_t G, ss_net_s
             continue;
         }
         const double busy = o->x_per_s * g[j].v * g[j].S;
-        o->spin[j] = fmax(0.0, at0[j] + t * (at[j] - at0[j]) - busy);
+        /* one CPU never spins (at - busy is then rounding noise, ~1e-17 CPUs) */
+        o->spin[j] = n <= 1.0 ? 0.0 : fmax(0.0, at0[j] + t * (at[j] - at0[j]) - busy);
         o->util[j] = g[j].m > 0 ? fmin(1.0, busy / g[j].m) : 0.0;
     }
 }

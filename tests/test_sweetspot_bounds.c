@@ -242,6 +242,15 @@ static void test_sweetspot_lock_crossing(void)
         CU_ASSERT(steps > 100);
         CU_ASSERT_EQUAL(bad, 0);
     }
+    /* one CPU never spins: exactly 0, both releases (it printed 2.8e-15 %) */
+    for (int rel = 0; rel < 2; rel++) {
+        zvp_model_defaults(m, p);
+        if (rel)
+            release_64(m, p);
+        zvp_test_set_param(m, p, "cpus", 1);
+        CU_ASSERT_EQUAL(out_of(m, p, "spin_busy_pct"), 0.0);
+        CU_ASSERT_EQUAL(out_of(m, p, "avail_spin_busy_pct"), 0.0);
+    }
 }
 
 int zvp_test_register_sweetspot_bounds(void)
