@@ -206,7 +206,7 @@ printf '%s' "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d
 expect 2 "no calibrated file my-mmc.ini is in" -- sh -c "cd '$T/away' && '$Z' eval my-mmc"
 # a file in ./calibration/params wins over the registry, $ZVMPERF_DATA over ./calibration
 mkdir -p "$T/away/calibration/params"
-printf '[model]\nname = mmc\n[parameters]\nservers = 4\n' > "$T/away/calibration/params/mmc.ini"
+printf '[model]\nname = mmc\n[parameters]\narrival_rate_per_s = 0.5\nservice_rate_per_s = 1\nservers = 4\n' > "$T/away/calibration/params/mmc.ini"
 printf '[model]\nname = mmc\n[parameters]\nservers = 5\n' > "$T/data/params/mmc.ini"
 out=$(cd "$T/away" && "$Z" eval mmc --json 2>"$A/w.err")
 printf '%s' "$out" | "$PY" -c 'import json,sys; assert json.load(sys.stdin)["parameters"]["servers"]["value"] == 4' && [ ! -s "$A/w.err" ] && ok || bad "./calibration/params lookup: $out"
@@ -220,6 +220,37 @@ err=$("$ZVP" eval sweetspot 2>&1 >/dev/null)
 printf '%s' "$err" | grep -q "uncalibrated default parameters" && ok || bad "no fallback note: '$err'"
 err=$("$ZVP" eval calibration/params/sweetspot-zvm64.ini 2>&1 >/dev/null)
 [ -z "$err" ] && ok || bad "a model file gives a fallback note: '$err'"
+# a model file that leaves parameters out: they keep the model's defaults, said once on stderr
+# naming them (eval, sweep, sensitivity); NAME=VALUE and swept axes count as set
+printf '[model]\nname = mmc\n[parameters]\nservers = 2\n' > "$T/part.ini"
+err=$("$ZVP" eval "$T/part.ini" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$err" | grep -c warning)" -eq 1 ] &&
+  printf '%s' "$err" | grep -q "part.ini does not set arrival_rate_per_s, service_rate_per_s: they keep the model's uncalibrated defaults" &&
+  ! printf '%s' "$err" | grep -q "servers" && ok || bad "partial model file: rc $rc, '$err'"
+err=$("$ZVP" eval "$T/part.ini" arrival_rate_per_s=0.5 --json 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "does not set service_rate_per_s: it keeps the model's uncalibrated default " && ok || bad "partial file + override: '$err'"
+err=$("$ZVP" eval "$T/part.ini" arrival_rate_per_s=0.5 service_rate_per_s=2 2>&1 >/dev/null)
+[ -z "$err" ] && ok || bad "partial file, every parameter given: '$err'"
+err=$("$ZVP" sweep "$T/part.ini" --axis arrival_rate_per_s=0.1,0.2 -o "$T/part.h5" 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "sweep: warning: .*part.ini does not set service_rate_per_s: it keeps" && ok || bad "sweep of a partial file: '$err'"
+err=$("$ZVP" sensitivity "$T/part.ini" 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "sensitivity: warning: .*does not set arrival_rate_per_s, service_rate_per_s" && ok || bad "sensitivity of a partial file: '$err'"
+err=$("$ZVP" eval - < "$T/part.ini" 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "the model file on standard input does not set" && ok || bad "partial file on stdin: '$err'"
+# a truncated calibrated file: at most 8 names, then the count of the others; the count is
+# the model's parameters (zvmperf models) less the 8 listed and those the truncated text sets
+head -c 700 calibration/params/sweetspot-zvm64.ini > "$T/trunc.ini"
+n_all=$("$ZVP" models sweetspot | sed -n '/^  parameters:/,/^  outputs:/p' | grep -c '^    [a-z]')
+n_set=$(sed -n '/^\[parameters\]/,$p' "$T/trunc.ini" | grep -c '^[a-z_]* = ')
+err=$("$ZVP" eval "$T/trunc.ini" 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q "trunc.ini does not set lock_zones, .* and $((n_all - n_set - 8)) more: they keep" && ok || bad "truncated file ($n_all parameters, $n_set set): '$err'"
+# every calibrated file sets every parameter: no warning (sweetspot-release-zvm64.ini is a
+# hand-written base of the 6.4 fits, setting the release parameters only)
+for f in calibration/params/*.ini; do
+  case $f in */sweetspot-release-zvm64.ini) continue ;; esac
+  err=$("$ZVP" eval "$f" 2>&1 >/dev/null)
+  [ -z "$err" ] && ok || bad "calibrated file $f warns: '$err'"
+done
 
 # ---- solve --json: every kind is valid JSON, figures carry their units ----------------------
 for args in "mm1 --lambda 0.5 --mu 1" "mmc --lambda 1 --mu 1 --servers 2" "erlang-b --lambda 5 --mu 1 --servers 10" \

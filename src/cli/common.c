@@ -255,6 +255,8 @@ int cli_sweep_model(const cli_ctx *c, const cli_args *a, size_t src, const char 
             ov[n_ov++] = a->pos[i];
     rc = ov ? cli_apply_overrides(c, *mf, ov, n_ov, 0, skip, x->n_axes)
             : cli_error(c, ZVP_ENOMEM, "out of memory");
+    if (!rc)
+        cli_warn_unset(c, *mf, file, skip, x->n_axes);
     free(ov);
     return rc;
 }

@@ -349,6 +349,8 @@ int cli_eval(const cli_ctx *c0, int argc, char **argv)
     if (!rc)
         rc = cli_apply_overrides(&c, mf, ov, n_ov, 0, NULL, 0);
     if (!rc)
+        cli_warn_unset(&c, mf, file, NULL, 0);
+    if (!rc)
         rc = evaluate(&c, mf, file, iv);
     free(pos);
     free(ov);
