@@ -50,6 +50,10 @@ void cli_warn(const cli_ctx *c, const char *fmt, ...) __attribute__((format(prin
 /* ---- numbers: the library's grammar (zvp_parse_double), decimal only ---------------- */
 /* 0 and *out on success; -1 when s is not a finite decimal number. */
 int cli_number(const char *s, double *out);
+/* Why cli_number refused s, as a predicate for "VALUE ...": "is too small to represent
+ * (underflow)" for a decimal number that rounds to 0 but is not 0 (1e-400), "is too large to
+ * represent (overflow)" for one beyond the double range (1e400), else "is not a number". */
+const char *cli_number_why(const char *s);
 
 /* ---- the argument module ----------------------------------------------------------- */
 #define CLI_MAX_OPTIONS 32
