@@ -924,7 +924,7 @@ then ok; else bad "cms sweep mc interval of users_at_limit: $out"; fi
 
 # review: a value that is not a finite number names the parameter's range and unit; ranges are
 # printed in their shortest exact form (1e-06, not 9.9999999999999995e-07)
-expect 2 "parameter hold_us = 1e400 is not a number (a finite decimal number in \[1e-06, 1000000000\], unit us)" -- "$ZVP" eval spinlock hold_us=1e400
+expect 2 "parameter hold_us = 1e400 is too large to represent (overflow) (a finite decimal number in \[1e-06, 1000000000\], unit us)" -- "$ZVP" eval spinlock hold_us=1e400
 expect 2 "parameter cpus = nan is not a number (a finite decimal number in \[1, 4096\], unit 1)" -- "$ZVP" eval spinlock cpus=nan
 expect 2 "parameter hold_us = -1 is out of range \[1e-06, 1000000000\] (unit us)" -- "$ZVP" eval spinlock hold_us=-1
 # review: the calibrate summary names the output whose R^2 is the smallest
