@@ -191,6 +191,30 @@ assert d["mape_pct"]["unit"] == "%"
 PYEOF
 then ok; else bad "calibrate --json"; fi
 
+# ---- calibrate: a free parameter that ends on a bound is a warning (exit 0, file written) ----
+# M/M/1 response times R = 1/(mu - lambda) (servers = 1) of mu = 1, 5 and 2 at lambda = 0.2,
+# 0.5, 0.8: mu = 1 lies below the interval (1.5, 20), mu = 5 above (1.5, 3), mu = 2 inside
+B=$T/bound; mkdir -p "$B"
+printf 'lambda [1/s], r [s]\n0.2, 1.25\n0.5, 2\n0.8, 5\n' > "$B/mu1.csv"
+printf 'lambda [1/s], r [s]\n0.2, 0.2083333333\n0.5, 0.2222222222\n0.8, 0.2380952381\n' > "$B/mu5.csv"
+printf 'lambda [1/s], r [s]\n0.2, 0.5555555556\n0.5, 0.6666666667\n0.8, 0.8333333333\n' > "$B/mu2.csv"
+bound_fit() { # data, start, lo, hi -> fit file on stdout
+  printf '[fit]\nmodel = mmc\ndata = %s\nresidual = relative\n[fixed]\nservers = 1\n[inputs]\narrival_rate_per_s = lambda\n[free]\nservice_rate_per_s = %s, %s, %s\n[match]\nresponse_s = r\n' "$1" "$2" "$3" "$4"
+}
+bound_fit mu1.csv 1.8 1.5 20 > "$B/low.ini"; bound_fit mu5.csv 2.5 1.5 3 > "$B/high.ini"; bound_fit mu2.csv 1.8 1.5 20 > "$B/inside.ini"
+"$ZVP" calibrate "$B/low.ini" -o "$B/low-out.ini" > /dev/null 2> "$B/low.err"; rc=$?
+[ "$rc" -eq 0 ] && [ -s "$B/low-out.ini" ] && [ "$(grep -c warning "$B/low.err")" -eq 1 ] &&
+  grep -q "calibrate: warning: .*low.ini: free parameter service_rate_per_s = 1\.5[0-9]* 1/s ends at its lower bound 1.5 (\[free\] interval (1.5, 20)).*may be misspecified.*units" "$B/low.err" &&
+  ok || bad "fit ending on its lower bound: rc $rc, $(cat "$B/low.err")"
+"$ZVP" calibrate "$B/high.ini" -o "$B/high-out.ini" --json > "$B/high.json" 2> "$B/high.err"; rc=$?
+[ "$rc" -eq 0 ] && grep -q "service_rate_per_s = \(3\|2\.99999999[0-9]*\) 1/s ends at its upper bound 3 " "$B/high.err" &&
+  "$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["status"] == "ok"' "$B/high.json" &&
+  ok || bad "fit ending on its upper bound (--json): rc $rc, $(cat "$B/high.err")"
+"$ZVP" calibrate "$B/inside.ini" -o "$B/inside-out.ini" > /dev/null 2> "$B/inside.err"; rc=$?
+mu=$(awk '/^\[/ { sec = $0 } sec == "[parameters]" && $1 == "service_rate_per_s" { print $3 }' "$B/inside-out.ini")
+[ "$rc" -eq 0 ] && [ ! -s "$B/inside.err" ] && awk -v m="$mu" 'BEGIN { exit !(m - 2 < 1e-6 && 2 - m < 1e-6) }' &&
+  ok || bad "fit inside its bounds warns or misses mu = 2: rc $rc, mu '$mu', $(cat "$B/inside.err")"
+
 # ---- calibrated files by name; the fallback to the defaults is said on stderr ---------------
 # a bare NAME finds NAME.ini in ./calibration/params: same figures as the file
 a=$("$ZVP" eval calibration/params/sweetspot-zvm64.ini --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["outputs"]["etr"])')
