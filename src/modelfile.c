@@ -20,6 +20,7 @@ struct zvp_model_file {
     const zvp_model *model;
     double *params;  /* [n_params] */
     double *stderrs; /* [n_params], NaN = none */
+    unsigned char *given; /* [n_params]: 1 = set by [parameters] or zvp_model_file_set */
     char *text;      /* file text as read, "" otherwise */
     kv *prov;        /* provenance entries */
     size_t n_prov, cap_prov;
@@ -34,9 +35,10 @@ zvp_model_file *zvp_model_file_new(const zvp_model *m)
     mf->model = m;
     mf->params = malloc((m->n_params ? m->n_params : 1) * sizeof(double));
     mf->stderrs = malloc((m->n_params ? m->n_params : 1) * sizeof(double));
+    mf->given = calloc(m->n_params ? m->n_params : 1, 1);
     mf->text = zvp_strdup("");
     mf->unc = zvp_mf_unc_new(m);
-    if (!mf->params || !mf->stderrs || !mf->text || !mf->unc) {
+    if (!mf->params || !mf->stderrs || !mf->given || !mf->text || !mf->unc) {
         zvp_model_file_free(mf);
         return NULL;
     }
@@ -57,6 +59,7 @@ void zvp_model_file_free(zvp_model_file *mf)
     free(mf->prov);
     free(mf->params);
     free(mf->stderrs);
+    free(mf->given);
     free(mf->text);
     zvp_mf_unc_free(mf->unc);
     free(mf);
@@ -74,6 +77,11 @@ double zvp_model_file_stderr(const zvp_model_file *mf, size_t i)
     return mf && i < mf->model->n_params ? mf->stderrs[i] : NAN;
 }
 
+int zvp_model_file_is_set(const zvp_model_file *mf, size_t i)
+{
+    return mf && i < mf->model->n_params ? mf->given[i] : -1;
+}
+
 void zvp_model_file_set_stderr(zvp_model_file *mf, size_t i, double se)
 {
     if (mf && i < mf->model->n_params)
@@ -86,8 +94,10 @@ int zvp_model_file_set(zvp_model_file *mf, const char *name, double value, zvp_e
     if (i < 0)
         return ZVP_ENOTFOUND;
     int st = zvp_check_param(mf->model->name, &mf->model->params[i], value, err);
-    if (st == ZVP_SUCCESS)
+    if (st == ZVP_SUCCESS) {
         mf->params[i] = value;
+        mf->given[i] = 1;
+    }
     return st;
 }
 
@@ -295,8 +305,10 @@ static int apply_number(zvp_model_file *mf, const zvp_ini *ini, const zvp_ini_en
         return ZVP_SUCCESS;
     }
     int st = zvp_check_param(ini->name, &m->params[k], v, err);
-    if (st == ZVP_SUCCESS)
+    if (st == ZVP_SUCCESS) {
         mf->params[k] = v;
+        mf->given[k] = 1;
+    }
     return st;
 }
 

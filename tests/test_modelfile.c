@@ -396,6 +396,48 @@ static void test_stderr_and_negative_zero(void)
 
 /* A model file of 60,000 lines (provenance keys, comments) loads, linearly (no timing
  * assertion; the keys are appended without a lookup since repeats were refused before). */
+/* Which parameters a file set: those of [parameters] (not [stderr]) and those set since by
+ * zvp_model_file_set; a parameter the file leaves out keeps its default and reads 0. */
+static void test_is_set(void)
+{
+    static const char text[] = "[model]\nname = mmc\n[parameters]\narrival_rate_per_s = 2.5\n"
+                               "[stderr]\nservice_rate_per_s = 0.1\n";
+    const char *path = ZVP_TEST_TMPDIR "/mf_is_set.ini";
+    zvp_model_file *mf = parse_ok(text), *back = NULL;
+    const zvp_model *m = zvp_model_file_model(mf);
+    long arr = zvp_model_param_index(m, "arrival_rate_per_s", NULL),
+         mu = zvp_model_param_index(m, "service_rate_per_s", NULL),
+         c = zvp_model_param_index(m, "servers", NULL);
+    zvp_error e = {0};
+    CU_ASSERT_FATAL(arr >= 0 && mu >= 0 && c >= 0);
+    CU_ASSERT_EQUAL(m->n_params, 3);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)arr), 1);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)mu), 0); /* a standard error only */
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)c), 0);
+    CU_ASSERT(param(mf, "servers") == 1.0); /* the descriptor's default, kept */
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, m->n_params), -1);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(NULL, 0), -1);
+    /* a refused value sets nothing; an accepted one counts */
+    CU_ASSERT_EQUAL(zvp_model_file_set(mf, "servers", 0.5, &e), ZVP_EINVAL);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)c), 0);
+    CU_ASSERT_EQUAL(zvp_model_file_set(mf, "servers", 4, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)c), 1);
+    CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, (size_t)mu), 0);
+    /* a written file lists every parameter: read back, all are set */
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_write(mf, path, &e), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(zvp_model_file_read(path, &back, &e), ZVP_SUCCESS);
+    for (size_t i = 0; i < m->n_params; i++)
+        CU_ASSERT_EQUAL(zvp_model_file_is_set(back, i), 1);
+    zvp_model_file_free(back);
+    zvp_model_file_free(mf);
+    /* a new handle holds the defaults only */
+    mf = zvp_model_file_new(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf);
+    for (size_t i = 0; i < m->n_params; i++)
+        CU_ASSERT_EQUAL(zvp_model_file_is_set(mf, i), 0);
+    zvp_model_file_free(mf);
+}
+
 static void test_large_model_file(void)
 {
     const char *path = ZVP_TEST_TMPDIR "/large.ini";
@@ -435,7 +477,8 @@ int zvp_test_register_modelfile(void)
         !CU_add_test(s, "provenance round-trips", test_provenance_round_trip) ||
         !CU_add_test(s, "provenance refused at set time", test_provenance_refused) ||
         !CU_add_test(s, "stderr >= 0, -0 written 0", test_stderr_and_negative_zero) ||
-        !CU_add_test(s, "60,000-line model file", test_large_model_file))
+        !CU_add_test(s, "60,000-line model file", test_large_model_file) ||
+        !CU_add_test(s, "is_set: what the file set, what kept its default", test_is_set))
         return (int)CU_get_error();
     return 0;
 }

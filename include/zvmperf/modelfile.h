@@ -90,6 +90,21 @@ const char *zvp_model_file_text(const zvp_model_file *mf);
  *  the parameter's unit), or NaN when none is recorded, when i >= model->n_params, or when
  *  mf is NULL. */
 double zvp_model_file_stderr(const zvp_model_file *mf, size_t i);
+/**
+ * zvp_model_file_is_set - whether parameter i holds a value that was given rather than the
+ * model's default. A file need not set every parameter (those it leaves out keep the
+ * descriptor's default, zvp_model_defaults); this tells a caller which ones it left out,
+ * e.g. to warn that a truncated or hand-written file evaluates partly at uncalibrated
+ * defaults.
+ * @param[in] mf  the handle (NULL: -1).
+ * @param[in] i   descriptor index, 0 <= i < model->n_params (otherwise -1).
+ * @return 1 when the [parameters] section of the text read set parameter i, or
+ *         zvp_model_file_set set it since; 0 when it holds the model's default (every
+ *         parameter of a handle from zvp_model_file_new; values written through the
+ *         zvp_model_file_params pointer are not tracked and leave the answer as it was);
+ *         -1 for a NULL mf or i out of range. No error status: a pure query.
+ */
+int zvp_model_file_is_set(const zvp_model_file *mf, size_t i);
 /** zvp_model_file_set_stderr - record se as the standard error of parameter i
  *  (0 <= i < model->n_params, descriptor index; an i out of range, or a NULL mf, is a
  *  no-op). se is stored as given, unchecked: NaN (or +-inf) means "none": it clears a

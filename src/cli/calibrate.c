@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "fit/fit_impl.h"
+#include "internal.h"
 #include "util/atomic.h"
 #include "util/ini.h"
 
@@ -26,6 +27,10 @@ const char cli_help_calibrate[] =
     "to a temporary file first), never over an input (fit, data, join or base file). A model\n"
     "file that would not change but for its fitted_at line is left as it is (the summary says\n"
     "[unchanged]).\n"
+    "A free parameter that ends on a bound of its [free] interval (within 1e-9 of it,\n"
+    "relative to max(|bound|, hi - lo)) is a warning on stderr naming it, its value and the\n"
+    "bound: the data call for a value at or beyond it, so the fit may be misspecified (units\n"
+    "of the data, starting value, bounds). The files are written and the exit status is 0.\n"
     "\n"
     "Options:\n"
     "  -o, --output MODELFILE  the model file to write (default: 'output' in [fit])\n"
@@ -163,6 +168,46 @@ static int print_json(const zvp_fit_result *res, const summary *s, const char *o
     return cli_json_print(d);
 }
 
+/* An estimate within BOUND_REL_TOL x max(|bound|, hi - lo) of a bound has ended on it: the
+ * logistic map reaches a bound only as its u runs off to +-infinity, so the optimiser stops
+ * just short of it (where the gradient in u, proportional to the distance, falls below its
+ * tolerance). The width keeps a bound at 0 in scale; |bound| a narrow interval far from 0. */
+#define BOUND_REL_TOL 1e-9
+
+/* A warning on stderr for every free parameter that ended on a bound: the least-squares
+ * optimum lies at or beyond it, which a well-posed fit does not do (wrong units in the data,
+ * a poor start, or bounds that exclude the value the data call for). Returns how many. */
+static size_t warn_at_bounds(const cli_ctx *c, const char *fitpath, const zvp_fit *fit,
+                             const zvp_fit_result *res)
+{
+    const zvp_model *m = zvp_model_file_model(zvp_fit_result_model_file(res));
+    const double *est = zvp_fit_result_estimates(res);
+    size_t n = 0;
+    for (size_t k = 0; k < zvp_fit_result_n_free(res) && k < zvp_fit_n_free(fit); k++) {
+        double lo = NAN, hi = NAN;
+        size_t idx = zvp_fit_free_param_at(fit, k, NULL, &lo, &hi);
+        const char *name = zvp_fit_result_param_name(res, k), *which = NULL;
+        char v[32], b[32], l[32], h[32];
+        if (idx >= m->n_params || !name || strcmp(m->params[idx].name, name) != 0 ||
+            !(hi > lo) || !isfinite(hi - lo))
+            continue;
+        if (fabs(est[k] - lo) <= BOUND_REL_TOL * fmax(fabs(lo), hi - lo))
+            which = "lower";
+        else if (fabs(hi - est[k]) <= BOUND_REL_TOL * fmax(fabs(hi), hi - lo))
+            which = "upper";
+        if (!which)
+            continue;
+        cli_warn(c, "%s: free parameter %s = %s %s ends at its %s bound %s ([free] interval "
+                 "(%s, %s)): the data call for a value at or beyond it, so the fit may be "
+                 "misspecified (check the units of the data columns, the starting value and "
+                 "the bounds)", fitpath, name, zvp_fmt_num(est[k], v, sizeof v),
+                 m->params[idx].unit, which, zvp_fmt_num(which[0] == 'l' ? lo : hi, b, sizeof b),
+                 zvp_fmt_num(lo, l, sizeof l), zvp_fmt_num(hi, h, sizeof h));
+        n++;
+    }
+    return n;
+}
+
 /* p moved past any lines that set `fitted_at` ("fitted_at = ..."). */
 static const char *skip_fitted_at(const char *p)
 {
@@ -289,6 +334,7 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
     }
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
+        warn_at_bounds(c, fitpath, fit, res);
         summarize(fitpath, fit, res, &s);
         s.unchanged = model_file_unchanged(zvp_fit_result_model_file(res), out);
         if (!c->json) {

@@ -50,6 +50,10 @@ void cli_warn(const cli_ctx *c, const char *fmt, ...) __attribute__((format(prin
 /* ---- numbers: the library's grammar (zvp_parse_double), decimal only ---------------- */
 /* 0 and *out on success; -1 when s is not a finite decimal number. */
 int cli_number(const char *s, double *out);
+/* Why cli_number refused s, as a predicate for "VALUE ...": "is too small to represent
+ * (underflow)" for a decimal number that rounds to 0 but is not 0 (1e-400), "is too large to
+ * represent (overflow)" for one beyond the double range (1e400), else "is not a number". */
+const char *cli_number_why(const char *s);
 
 /* ---- the argument module ----------------------------------------------------------- */
 #define CLI_MAX_OPTIONS 32
@@ -109,6 +113,13 @@ int cli_json_print(json_t *doc);
  * input; empty for a registered model's defaults). Library status; message in err. */
 int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char *found,
                    size_t found_len, zvp_error *err);
+/* Warn (once, on stderr) when the model file `file` left parameters out: they keep the
+ * model's uncalibrated defaults (zvp_model_file_is_set). Names the parameters not set and
+ * not given since (NAME=VALUE), at most 8 then "and N more"; the `skip` names (swept axes)
+ * are not counted. Nothing when file is NULL or empty (a registered model's defaults, which
+ * cli_open_model already reported) or when every parameter is set. */
+void cli_warn_unset(const cli_ctx *c, const zvp_model_file *mf, const char *file,
+                    const char *const *skip, size_t n_skip);
 /* The directories searched for calibrated model files, in order: $ZVMPERF_DATA/params (if
  * set), calibration/params (relative to the working directory), ZVP_DATADIR/params.
  * Writes at most n_max into buf; returns how many. */

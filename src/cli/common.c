@@ -119,6 +119,42 @@ int cli_number(const char *s, double *out)
     return s ? zvp_parse_double(s, out) : -1;
 }
 
+/* Is s spelled as a decimal number (the grammar of zvp_parse_double, blanks aside)? */
+static int decimal_spelling(const char *s)
+{
+    size_t digits = 0;
+    s += strspn(s, " \t");
+    if (*s == '+' || *s == '-')
+        s++;
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return s[strspn(s, " \t\r\n")] == '\0';
+}
+
+const char *cli_number_why(const char *s)
+{
+    if (!s || !decimal_spelling(s))
+        return "is not a number";
+    /* spelled as a decimal number, yet refused: beyond the double range one way or the other */
+    double v = strtod(s, NULL);
+    return isinf(v) ? "is too large to represent (overflow)"
+                    : "is too small to represent (underflow)";
+}
+
 /* NAME=VALUE: split into name (buffer) and value; -1 when arg is not of that form. */
 static int split_override(const char *arg, char *name, size_t n, const char **value)
 {
@@ -157,15 +193,15 @@ int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
                 if (strcmp(m->params[k].name, name) == 0) {
                     char lo[32], hi[32];
                     return cli_error(c, ZVP_EPARSE,
-                                     "parameter %s = %s is not a number (a finite decimal "
-                                     "number in [%s, %s], unit %s)", name, val,
+                                     "parameter %s = %s %s (a finite decimal number in [%s, %s], "
+                                     "unit %s)", name, val, cli_number_why(val),
                                      zvp_fmt_num(m->params[k].min, lo, sizeof lo),
                                      zvp_fmt_num(m->params[k].max, hi, sizeof hi),
                                      m->params[k].unit);
                 }
-            return cli_error(c, ZVP_EPARSE, "parameter %s = %s is not a number (a decimal number "
-                             "within the parameter's range; 'zvmperf models' lists them)", name,
-                             val);
+            return cli_error(c, ZVP_EPARSE, "parameter %s = %s %s (a decimal number within the "
+                             "parameter's range; 'zvmperf models' lists them)", name, val,
+                             cli_number_why(val));
         }
         zvp_error_clear(&e);
         if (zvp_model_file_set(mf, name, v, &e) != ZVP_SUCCESS)
@@ -255,6 +291,8 @@ int cli_sweep_model(const cli_ctx *c, const cli_args *a, size_t src, const char 
             ov[n_ov++] = a->pos[i];
     rc = ov ? cli_apply_overrides(c, *mf, ov, n_ov, 0, skip, x->n_axes)
             : cli_error(c, ZVP_ENOMEM, "out of memory");
+    if (!rc)
+        cli_warn_unset(c, *mf, file, skip, x->n_axes);
     free(ov);
     return rc;
 }

@@ -247,7 +247,12 @@ static int split_ranges(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
         snprintf(lo_s, sizeof lo_s, "%.*s", (int)(dots - eq - 1), eq + 1);
         snprintf(hi_s, sizeof hi_s, "%s", dots + 2);
         g->name = iv->names[iv->o.n_ranges];
-        if (cli_number(lo_s, &g->lo) || cli_number(hi_s, &g->hi) || !(g->lo < g->hi))
+        if (cli_number(lo_s, &g->lo) || cli_number(hi_s, &g->hi)) {
+            const char *bad = cli_number(lo_s, &g->lo) ? lo_s : hi_s;
+            return cli_error(c, ZVP_EPARSE, "'%s': %s %s (a range is NAME=LO..HI with numbers "
+                             "LO < HI)", pos[i], bad, cli_number_why(bad));
+        }
+        if (!(g->lo < g->hi))
             return cli_error(c, ZVP_EPARSE, "'%s': a range is NAME=LO..HI with numbers LO < HI",
                              pos[i]);
         zvp_error_clear(&e);
@@ -348,6 +353,8 @@ int cli_eval(const cli_ctx *c0, int argc, char **argv)
         rc = split_ranges(&c, mf, pos, n_pos, ov, &n_ov, iv);
     if (!rc)
         rc = cli_apply_overrides(&c, mf, ov, n_ov, 0, NULL, 0);
+    if (!rc)
+        cli_warn_unset(&c, mf, file, NULL, 0);
     if (!rc)
         rc = evaluate(&c, mf, file, iv);
     free(pos);

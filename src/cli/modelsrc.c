@@ -51,3 +51,36 @@ int cli_open_model(const cli_ctx *c, const char *arg, zvp_model_file **mf, char 
                  arg);
     return st;
 }
+
+/* At most this many parameter names are listed; the rest are counted. */
+#define CLI_UNSET_LISTED 8
+
+void cli_warn_unset(const cli_ctx *c, const zvp_model_file *mf, const char *file,
+                    const char *const *skip, size_t n_skip)
+{
+    const zvp_model *m = zvp_model_file_model(mf);
+    char list[CLI_UNSET_LISTED * 130 + 64];
+    size_t n = 0, len = 0;
+    if (!m || !file || !*file) /* a registered model's defaults: cli_open_model said so */
+        return;
+    list[0] = '\0';
+    for (size_t i = 0; i < m->n_params; i++) {
+        int swept = 0;
+        for (size_t k = 0; k < n_skip; k++)
+            swept |= strcmp(skip[k], m->params[i].name) == 0;
+        if (swept || zvp_model_file_is_set(mf, i) != 0)
+            continue;
+        if (n < CLI_UNSET_LISTED && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%.120s", n ? ", " : "",
+                                    m->params[i].name);
+        n++;
+    }
+    if (n == 0)
+        return;
+    if (n > CLI_UNSET_LISTED && len < sizeof list)
+        snprintf(list + len, sizeof list - len, " and %zu more", n - CLI_UNSET_LISTED);
+    cli_warn(c, "%s does not set %s: %s the model's uncalibrated default%s ('zvmperf models "
+             "%s' lists %s)", strcmp(file, "-") == 0 ? "the model file on standard input" : file,
+             list, n == 1 ? "it keeps" : "they keep", n == 1 ? "" : "s", m->name,
+             n == 1 ? "it" : "them");
+}

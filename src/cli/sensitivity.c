@@ -105,6 +105,8 @@ int cli_sensitivity(const cli_ctx *c0, int argc, char **argv)
             ov[n_ov++] = a.pos[i];
     rc = ov ? cli_apply_overrides(&c, mf, ov, n_ov, 0, NULL, 0)
             : cli_error(&c, ZVP_ENOMEM, "out of memory");
+    if (!rc)
+        cli_warn_unset(&c, mf, file, NULL, 0);
     free(ov);
     cli_args_free(&a);
     const zvp_model *m = zvp_model_file_model(mf);

@@ -151,6 +151,8 @@ static int run_model(const cli_ctx *c, const cli_args *a, const zvp_sim_options 
             ov[n_ov++] = a->pos[i];
     int rc = ov ? cli_apply_overrides(c, mf, ov, n_ov, 0, NULL, 0)
                 : cli_error(c, ZVP_ENOMEM, "out of memory");
+    if (!rc)
+        cli_warn_unset(c, mf, file, NULL, 0);
     free(ov);
     const zvp_model *m = zvp_model_file_model(mf);
     const double *p = zvp_model_file_params(mf);

@@ -128,8 +128,8 @@ int solve_double(const solve_opts *o, const char *name, const char *s, double lo
         return solve_missing(o, name, what);
     }
     if (cli_number(s, &v) != 0)
-        return cli_error(o->c, ZVP_EINVAL, "--%s = '%s' is not a number (allowed range %s)", name,
-                         s, range);
+        return cli_error(o->c, ZVP_EINVAL, "--%s = '%s' %s (allowed range %s)", name, s,
+                         cli_number_why(s), range);
     if (v < lo || (lo_open && v <= lo) || v > hi)
         return solve_bad(o, "--%s = %s is out of range %s", name, s, range);
     *out = v;
@@ -148,8 +148,8 @@ int solve_ulong(const solve_opts *o, const char *name, const char *s, unsigned l
         return solve_missing(o, name, what);
     }
     if (cli_number(s, &v) != 0)
-        return cli_error(o->c, ZVP_EINVAL, "--%s = '%s' is not a number (allowed range %s)", name,
-                         s, range);
+        return cli_error(o->c, ZVP_EINVAL, "--%s = '%s' %s (allowed range %s)", name, s,
+                         cli_number_why(s), range);
     if (v < (double)lo || v > (double)hi)
         return solve_bad(o, "--%s = %s is out of range %s", name, s, range);
     if (v != floor(v)) {
@@ -169,8 +169,8 @@ static int list_entry(const solve_opts *o, const char *name, const char *s, cons
         return 0;
     }
     if (cli_number(tok, x) != 0)
-        return cli_error(o->c, ZVP_EINVAL, "--%s = %s: entry %zu ('%s') is not a number (allowed "
-                         "range %s)", name, s, i + 1, tok, range);
+        return cli_error(o->c, ZVP_EINVAL, "--%s = %s: entry %zu ('%s') %s (allowed range %s)",
+                         name, s, i + 1, tok, cli_number_why(tok), range);
     if (*x < lo || *x > hi)
         return cli_error(o->c, ZVP_EINVAL, "--%s = %s: entry %zu ('%s') is out of range %s", name,
                          s, i + 1, tok, range);
