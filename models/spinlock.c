@@ -61,7 +61,8 @@ static const zvp_param_desc spinlock_outputs[N_O] = {
      "interval_s of a lock that starts symmetric and collapses after collapse_time_s on "
      "average; else 0", 0, 1, 0, 0, 0},
     {"collapse_time_s", "s", "mean time for a lock started in the symmetric state to reach the "
-     "collapsed one (1e300: never in practice, e.g. bistable = 0)", 0, NEVER_S, 0, 0, 0},
+     "collapsed one, an estimate (order of magnitude; 1e300: never in practice, e.g. "
+     "bistable = 0)", 0, NEVER_S, 0, 0, 0},
 };
 
 /* The zone probabilities p_z = z^-s / sum_y y^-s (z = 1..L); uniform when s = 0. */
@@ -104,8 +105,10 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
             T[g] = S + h * Q[g];
             double resid = (c2 * S * S + T[g] * T[g]) / (2.0 * T[g]);
             R[g] = T[g] + (Q[g] - U[g]) * T[g] + U[g] * resid;
-            cyc += m[g] * p[g] * R[g];
-            tmax = m[g] > 0.0 ? fmax(tmax, p[g] * T[g]) : tmax;
+            if (m[g] > 0.0) {
+                cyc += m[g] * p[g] * R[g];
+                tmax = fmax(tmax, p[g] * T[g]);
+            }
         }
         x = fmin((double)n / cyc, 1.0 / tmax);
         if (xs)
@@ -115,8 +118,11 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
         /* f = 1 unless the busiest zone caps x: then the zones still hold n - x Z CPUs */
         const double f = ((double)n - x * Z) / (x * (cyc - Z));
         for (size_t g = 0; g < G; g++) {
-            Q[g] = f * x * p[g] * R[g];
-            U[g] = x * p[g] * T[g];
+            /* a group of no zones (the relaxed rest: zone 1 taken out) holds nobody: its
+             * queue would otherwise grow unchecked (T = S + h Q feeds Q) and overflow, and
+             * 0 x inf in cyc made the throughput NaN, then inf */
+            Q[g] = m[g] > 0.0 ? f * x * p[g] * R[g] : 0.0;
+            U[g] = m[g] > 0.0 ? x * p[g] * T[g] : 0.0;
         }
     }
     *X = x;
@@ -125,6 +131,7 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
 #define EXACT_MAX_COST 4e8
 #define DOMINANT_ITER 60
 #define RELAX_WEIGHT 0.5 /* between the frozen and the relaxed rest (README, "Handoff") */
+#define RELAX_NOT_FINITE (-1) /* relaxed_zone: a non-finite rate; the frozen rest stands */
 
 /* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
 static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, double h,
@@ -214,7 +221,9 @@ static int dominant_zone(unsigned long N, double Z, double S, double c2, double 
 /* Zone 1 with the rest of the network relaxed (models/README.md, spinlock, "Handoff"): the
  * CPUs away from zone 1 come back at the rate the rest (work and the other zones, by MVA with
  * its corrections) passes with that many CPUs, lam[i] = p_1 X_rest(i) (Norton's theorem; exact
- * in product form). Writes zone 1's waiting W and mean hold ET per visit. */
+ * in product form). Writes zone 1's waiting W and mean hold ET per visit. Returns
+ * ZVP_SUCCESS, ZVP_ENOMEM, or RELAX_NOT_FINITE where a rate or the chain's result is not finite and
+ * positive (the caller then keeps the frozen rest: the documented fallback). */
 static int relaxed_zone(unsigned long N, double Z, double S, double c2, double h, size_t G,
                         const double *m, const double *p, double *W, double *ET)
 {
@@ -226,21 +235,29 @@ static int relaxed_zone(unsigned long N, double Z, double S, double c2, double h
     mr[0] -= 1.0; /* the rest: zone 1 taken out */
     spin_mva(N, Z, S, c2, h, G, mr, p, b + 2 * G, &X, lam);
     lam[0] = 0.0;
-    for (unsigned long i = 1; i <= N; i++)
+    int ok = 1;
+    for (unsigned long i = 1; i <= N; i++) {
         lam[i] *= p[0];
-    if (h > 0.0) /* the symmetric basin ("Time to collapse") */
-        zvp_spinlock_exact_sym(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
-    else
-        zvp_spinlock_exact_ld(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
-    *W = fmax(0.0, R - *ET);
+        ok = ok && isfinite(lam[i]) && lam[i] > 0.0;
+    }
+    if (ok) {
+        if (h > 0.0) /* the symmetric basin ("Time to collapse") */
+            zvp_spinlock_exact_sym(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
+        else
+            zvp_spinlock_exact_ld(N, Z, lam, S, c2, h, cw, &X1, ET, &pi0, &R);
+        ok = isfinite(X1) && X1 > 0.0 && isfinite(*ET) && isfinite(R);
+    }
     free(b);
+    if (!ok)
+        return RELAX_NOT_FINITE;
+    *W = fmax(0.0, R - *ET);
     return ZVP_SUCCESS;
 }
 
 /* The outputs of several zones from zone 1's (a: W, ET, col; col < 0: MVA's own) and the
  * other zones' MVA values (w: Q, U of population N - 1; T, R at N) by Little's law. */
-static void zones_outputs(unsigned long N, double Z, size_t G, const double *m, const double *p,
-                          const double *w, double X, zone1 a, double *out)
+static int zones_outputs(unsigned long N, double Z, size_t G, const double *m, const double *p,
+                         const double *w, double X, zone1 a, double *out)
 {
     double busy = 0.0, umax = 0.0, coll = 0.0;
     if (a.col >= 0.0) {
@@ -257,6 +274,8 @@ static void zones_outputs(unsigned long N, double Z, size_t G, const double *m, 
         umax = fmax(umax, u);
         coll += m[g] * p[g] * (g == 0 && a.col >= 0.0 ? a.col : w[G + g]);
     }
+    if (!(isfinite(X) && X > 0.0 && isfinite(busy) && isfinite(coll)))
+        return ZVP_EINTERNAL; /* not hidden by the fmin / fmax below */
     /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
     const double spin = fmax(0.0, (double)N - X * Z - busy);
     out[O_SPIN] = 100.0 * spin;
@@ -264,6 +283,7 @@ static void zones_outputs(unsigned long N, double Z, size_t G, const double *m, 
     out[O_ACQ] = X;
     out[O_SPIN_ACQ] = X > 0 ? 1e6 * spin / X : 0.0;
     out[O_COLL] = X * fmin(1.0, coll);
+    return ZVP_SUCCESS;
 }
 
 /* Several zones at a hold SCV c2 the chain can afford (models/README.md, spinlock, "Zone 1
@@ -299,17 +319,21 @@ static int zones_eval(unsigned long N, double Z, double S, double c2, double h, 
         a.col = fmin(1.0, a.col + a0.col * ((r.col > 0.0 ? Um / r.col : 1.0) - 1.0));
         if (h > 0.0 && rel) { /* the relaxed rest, its own error at h = 0 scaled out */
             double Wr0, ETr0;
-            ar.col = a.col;
-            if (relaxed_zone(N, Z, S, c2, h, G, m, p, &ar.W, &ar.ET) ||
-                relaxed_zone(N, Z, S, c2, 0.0, G, m, p, &Wr0, &ETr0))
+            int rr = relaxed_zone(N, Z, S, c2, h, G, m, p, &ar.W, &ar.ET);
+            if (!rr)
+                rr = relaxed_zone(N, Z, S, c2, 0.0, G, m, p, &Wr0, &ETr0);
+            if (rr == ZVP_ENOMEM)
                 return ZVP_ENOMEM;
-            ar.W = Wr0 > 0.0 ? W0 * ar.W / Wr0 : W0 + ar.W - Wr0;
+            if (!rr) { /* else (RELAX_NOT_FINITE) the frozen rest stands for it */
+                ar.col = a.col;
+                ar.W = Wr0 > 0.0 ? W0 * ar.W / Wr0 : W0 + ar.W - Wr0;
+            }
         }
     }
-    zones_outputs(N, Z, G, m, p, w, X, a, out);
-    if (rel)
-        zones_outputs(N, Z, G, m, p, w, X, ar.col >= 0.0 ? ar : a, rel);
-    return ZVP_SUCCESS;
+    int rc = zones_outputs(N, Z, G, m, p, w, X, a, out);
+    if (!rc && rel)
+        rc = zones_outputs(N, Z, G, m, p, w, X, ar.col >= 0.0 ? ar : a, rel);
+    return rc;
 }
 
 /* log(e^a + e^b), either may be -inf */
@@ -402,6 +426,13 @@ static double collapsed_share(double u, double d, double H)
     return fmin(1.0, fmax(0.0, u / (u + d) * g));
 }
 
+/* spin_per_acq_us from spin_busy_pct and acquisitions_per_s (Little's law), after a mix of
+ * two solutions: the mixture's spin over its acquisitions, not the mix of the ratios. */
+static void spin_per_acq(double *out)
+{
+    out[O_SPIN_ACQ] = out[O_ACQ] > 0.0 ? 1e6 * (out[O_SPIN] / 100.0) / out[O_ACQ] : 0.0;
+}
+
 /* The outputs at a hold SCV c2 that the chain affords (c2 < 0: MVA alone). */
 static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double S, double c2,
                        double c2mva, double h, double H, double *out, zvp_error *err)
@@ -428,21 +459,37 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
         q2 += p[g] * p[g];
     if (G == 1)
         q2 = (double)(L - 1) * p1 * p1;
+    /* the zones that collapse: sum_z (p_z / p_1)^k*, k* the spinners a climb needs (the
+     * chance of one per visit goes as rho_z^k*, rho_z proportional to p_z: "Time to
+     * collapse"); L for uniform zones, -> 1 as the skew grows */
+    double kstar = 1.0;
+    if (h > 0.0 && !rc) {
+        const double rho1 = out[O_ACQ] * p1 * S; /* zone 1's utilization without handoff */
+        kstar = rho1 > 0.0 && rho1 < 1.0 ? fmax(1.0, (1.0 / rho1 - 1.0) * S / h) : 1.0;
+    }
+    double zsum = 0.0;
+    for (size_t g = 0; g < G; g++)
+        zsum += m[g] * (g == 0 ? 1.0 : pow(p[g] / p1, kstar));
     free(buf);
-    if (rc)
+    if (rc == ZVP_ENOMEM)
         return zvp_fail(err, rc, "spinlock: out of memory");
+    if (rc)
+        return zvp_fail(err, rc, "spinlock: internal check failed: a non-finite throughput or "
+                        "utilization in the symmetric state (cpus = %lu, zones = %zu, zone_skew "
+                        "= %g, hold_scv = %g, handoff_us = %g)", N, L, skew, c2, h * 1e6);
     const double frozen = out[O_SPIN]; /* the symmetric state, the rest frozen */
     for (int i = 0; h > 0.0 && i < O_BI; i++) /* halfway to the relaxed rest ("Handoff") */
         out[i] += RELAX_WEIGHT * (rel[i] - out[i]);
+    spin_per_acq(out);
     out[O_BI] = 0.0;
     if (h > 0.0 && N > 1 && c2 >= 0.0) { /* one CPU never collides: no collapse */
         double lup = INFINITY, ldown = INFINITY;
         if ((rc = spinlock_collapsed(N, Z, S, c2, h, p1, q2, col, &lup, &ldown, err)))
             return rc;
-        /* a lock started symmetric collapses at any of its equal zones (rate L / tau_up); under
-         * skew zone 1 first, the others later */
-        if (lup <= log(NEVER_S)) {
-            u = (G == 1 ? (double)L : 1.0) * exp(-lup);
+        /* a lock started symmetric collapses at any of its zones, zone z at (p_z / p_1)^k*
+         * times zone 1's rate 1 / tau_up (L / tau_up for uniform zones) */
+        if (lup <= log(NEVER_S / zsum)) {
+            u = zsum * exp(-lup);
             d = ldown <= log(NEVER_S) ? exp(-ldown) : 0.0;
         }
         /* bistable: a collapsed state exists that spins more than the symmetric one; the
@@ -454,6 +501,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
             const double w = col[O_SPIN] > out[O_SPIN] ? collapsed_share(u, d, H) : 0.0;
             for (int i = 0; i < O_BI; i++)
                 out[i] += w * (col[i] - out[i]);
+            spin_per_acq(out); /* the interval's spin over its acquisitions (Little's law) */
             out[O_CTIME] = u > 0.0 ? fmin(NEVER_S, 1.0 / u) : NEVER_S;
         }
     }
@@ -500,11 +548,16 @@ static int spinlock_eval(const double *pr, double *out, zvp_error *err)
         if (!rc)
             rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2x, h, H, out, err);
         const double t = c2 / c2x;
-        for (int i = 0; !rc && i < N_O; i++)
-            if (i != O_BI)
-                out[i] = (1.0 - t) * o0[i] + t * out[i];
-        if (!rc) /* a flag, not interpolated: set when either end is bistable */
+        for (int i = 0; !rc && i < O_BI; i++)
+            out[i] = (1.0 - t) * o0[i] + t * out[i];
+        if (!rc) {
+            /* a flag, not interpolated: set when either end is bistable; the time to
+             * collapse, spanning decades (and 1e300, never), geometric in c2 */
             out[O_BI] = fmax(o0[O_BI], out[O_BI]);
+            out[O_CTIME] = fmin(NEVER_S, exp((1.0 - t) * log(o0[O_CTIME]) +
+                                             t * log(out[O_CTIME])));
+            spin_per_acq(out);
+        }
         return rc;
     }
     int rc = spinlock_at(N, L, pr[P_SKEW], Z, S, c2x, c2, h, H, out, err);

@@ -7,6 +7,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
@@ -185,6 +186,139 @@ static void test_spinlock_budget_continuous(void)
             prev = out[0];
         }
     }
+}
+
+/* Physical bounds of the symmetric state (interval_s = 0) with skew and a handoff: every
+ * acquisition takes a work and a hold, so X (Z + S) <= N, and the CPUs spinning, working and
+ * holding are at most N. The three points of a random set (seed 20261202) where the rest's
+ * throughput had overflowed, then 40 random points (an LCG here) with skew and handoff. */
+static void spin_check_bounds(const double *pt)
+{
+    double out[7];
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(pt[0], pt[1], pt[2], pt[3], pt[4], pt[5], pt[6], 0.0,
+                                       out),
+                          ZVP_SUCCESS);
+    const double N = pt[0], ZS = (pt[1] + pt[2]) * 1e-6, X = out[2], spin = out[0] / 100.0;
+    CU_ASSERT(X * ZS <= N * (1.0 + 1e-9));
+    CU_ASSERT(spin + X * ZS <= N * (1.0 + 1e-9));
+    if (!(spin + X * ZS <= N * (1.0 + 1e-9)))
+        printf("\n  bounds broken: cpus %g work %g scv %g zones %g skew %g handoff %g: "
+               "X(Z+S)/N %g, (spin + X(Z+S))/N %g\n", pt[0], pt[1], pt[3], pt[4], pt[5],
+               pt[6], X * ZS / N, (spin + X * ZS) / N);
+}
+
+static void test_spinlock_bounds_skew_handoff(void)
+{
+    static const double pts[3][7] = {{92, 22.2203, 1, 1.879, 14, 0.279, 0.945},
+                                     {85, 26.6593, 1, 0.286, 12, 0.539, 0.927},
+                                     {148, 7.432, 1, 2.673, 53, 0.248, 0.328}};
+    for (int i = 0; i < 3; i++)
+        spin_check_bounds(pts[i]);
+    unsigned long long st = 20261202ULL;
+#define SPIN_U01()                                                                         \
+    ((double)((st = st * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) * 0x1p-53)
+    for (int i = 0; i < 40; i++) {
+        double pt[7];
+        pt[0] = 3.0 + floor(158.0 * SPIN_U01());
+        pt[4] = 2.0 + floor(63.0 * SPIN_U01());
+        pt[5] = 0.01 + SPIN_U01();
+        pt[3] = 3.0 * SPIN_U01();
+        pt[6] = 0.05 + 0.95 * SPIN_U01();
+        pt[2] = 1.0;
+        double sum = 0.0;
+        for (double z = 1.0; z <= pt[4]; z += 1.0)
+            sum += pow(z, -pt[5]);
+        const double u = 0.2 + 0.6 * SPIN_U01(); /* zone 1's utilization without handoff */
+        pt[1] = pt[0] / (sum * u) - 1.0;
+        if (pt[1] > 0.0)
+            spin_check_bounds(pt);
+    }
+#undef SPIN_U01
+}
+
+/* Little's law after a mix of two solutions: spin_busy_pct / 100 = acquisitions_per_s x
+ * spin_per_acq_us 1e-6, at points partly collapsed (the spin strictly between interval_s 0
+ * and 1e9: 0 < w < 1), at the handoff's frozen / relaxed blend (bistable = 0 and the onset)
+ * and at a near-constant hold past the chain's budget (the blend in c2). */
+static void spin_check_little(const double *pt, double iv)
+{
+    double out[7];
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(pt[0], pt[1], pt[2], pt[3], pt[4], pt[5], pt[6], iv,
+                                       out),
+                          ZVP_SUCCESS);
+    CU_ASSERT(out[0] > 0.0);
+    CU_ASSERT(fabs(out[2] * out[3] * 1e-6 - out[0] / 100.0) <= 1e-9 * out[0] / 100.0);
+}
+
+static void test_spinlock_little_mixed(void)
+{
+    static const double mixed[2][7] = {{256, 45, 1, 1, 16, 0, 0.1},
+                                       {122, 2.8412, 1, 0.782, 52, 0, 0.308}};
+    static const double iv[2] = {1.0, 1e-5};
+    for (int i = 0; i < 2; i++) {
+        const double *pt = mixed[i];
+        double o0[7], o1[7];
+        CU_ASSERT_EQUAL_FATAL(spin_eval_iv(pt[0], pt[1], pt[2], pt[3], pt[4], pt[5], pt[6],
+                                           0.0, o0),
+                              ZVP_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(spin_eval_iv(pt[0], pt[1], pt[2], pt[3], pt[4], pt[5], pt[6],
+                                           1e9, o1),
+                              ZVP_SUCCESS);
+        double om[7];
+        CU_ASSERT_EQUAL_FATAL(spin_eval_iv(pt[0], pt[1], pt[2], pt[3], pt[4], pt[5], pt[6],
+                                           iv[i], om),
+                              ZVP_SUCCESS);
+        /* w strictly between 0 and 1 */
+        CU_ASSERT(om[0] > fmin(o0[0], o1[0]) * (1.0 + 1e-6) &&
+                  om[0] < fmax(o0[0], o1[0]) * (1.0 - 1e-6));
+        spin_check_little(pt, iv[i]);
+        spin_check_little(pt, 0.0);
+    }
+    static const double blend[3][7] = {{16, 6, 1, 1, 4, 0, 0.3},
+                                       {64, 0, 1, 1, 16, 0, 0.3},
+                                       {32, 1.4745, 1, 1, 47, 0.024, 0.374}};
+    for (int i = 0; i < 3; i++)
+        spin_check_little(blend[i], 60.0);
+    /* past the chain's budget (1024 CPUs, several zones: 1 / k_cap = 0.0106) */
+    static const double nc[7] = {1024, 45, 1, 0.005, 64, 0, 0.05};
+    CU_ASSERT(zvp_spinlock_exact_scv(1024, 0.005, 4e8 / 8.0) > 0.005);
+    spin_check_little(nc, 0.01);
+}
+
+/* collapse_time_s past the chain's budget: geometric in c2 between the constant hold and
+ * Erlang-k_cap (SCV c2x), a time scale over decades; the linear blend reads far from both
+ * in log terms. Expected: ct(0)^(1 - t) ct(c2x)^t, t = c2 / c2x, from the two ends. */
+static void test_spinlock_ctime_blend(void)
+{
+    const double c2 = 0.005, c2x = zvp_spinlock_exact_scv(1024, c2, 4e8 / 8.0);
+    CU_ASSERT_FATAL(c2x > c2 && c2x < 1.0);
+    double o0[7], ox[7], o[7];
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(1024, 45, 1, 0.0, 64, 0, 0.05, 0.01, o0), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(1024, 45, 1, c2x, 64, 0, 0.05, 0.01, ox), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spin_eval_iv(1024, 45, 1, c2, 64, 0, 0.05, 0.01, o), ZVP_SUCCESS);
+    CU_ASSERT(o0[5] == 1.0 && ox[5] == 1.0);
+    const double t = c2 / c2x, want = exp((1.0 - t) * log(o0[6]) + t * log(ox[6]));
+    /* the ends differ enough that the linear blend is off by more than the tolerance */
+    CU_ASSERT(fabs(((1.0 - t) * o0[6] + t * ox[6]) / want - 1.0) > 1e-5);
+    CU_ASSERT(fabs(o[6] / want - 1.0) <= 1e-9);
+}
+
+/* Continuity in the skew: skew 1e-9 is the network of skew 0 (the simulator's numbers are
+ * bit-identical), so the collapse rate, which counts every zone a lock can collapse at
+ * (sum_z (p_z / p_1)^k*: L uniform), must meet L / tau_up: collapse_time_s at 0, 1e-9 and
+ * 1e-6 agree (before, 16x apart); the spin of the skewed path agrees from 1e-9 to 1e-6. */
+static void test_spinlock_skew_continuous(void)
+{
+    static const double skew[3] = {0.0, 1e-9, 1e-6};
+    double o[3][7];
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL_FATAL(spin_eval_iv(256, 45, 1, 1, 16, skew[i], 0.1, 0.182, o[i]),
+                              ZVP_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT(o[i][5] == 1.0);
+    CU_ASSERT(fabs(o[1][6] / o[0][6] - 1.0) <= 1e-6);
+    CU_ASSERT(fabs(o[2][6] / o[0][6] - 1.0) <= 1e-4);
+    CU_ASSERT(fabs(o[2][0] / o[1][0] - 1.0) <= 1e-4);
 }
 
 /* Spreading the requests over more zones never adds spin, and many zones give none. */
@@ -790,6 +924,10 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "handoff_collapse", test_spinlock_handoff_collapse) ||
         !CU_add_test(s, "handoff_symmetric", test_spinlock_handoff_symmetric) ||
         !CU_add_test(s, "collapse_time", test_spinlock_collapse_time) ||
+        !CU_add_test(s, "bounds_skew_handoff", test_spinlock_bounds_skew_handoff) ||
+        !CU_add_test(s, "little_mixed", test_spinlock_little_mixed) ||
+        !CU_add_test(s, "ctime_blend", test_spinlock_ctime_blend) ||
+        !CU_add_test(s, "skew_continuous", test_spinlock_skew_continuous) ||
         !CU_add_test(s, "collisions_des", test_spinlock_collisions_des) ||
         !CU_add_test(s, "pair_mva_exact", test_spinlock_pair_mva) ||
         !CU_add_test(s, "pair_one_zone", test_spinlock_pair_one_zone) ||
