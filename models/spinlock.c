@@ -426,6 +426,19 @@ static double collapsed_share(double u, double d, double H)
     return fmin(1.0, fmax(0.0, u / (u + d) * g));
 }
 
+/* The weight of the uniform solution for L Zipf zones with zone 1's share p1 (README,
+ * spinlock, "Small skew"): e = 1 - (mean share of the others) / p1, the relative distance of
+ * an average other zone from zone 1; 1 at e = 0 (skew 0), falling smoothly (a cubic with
+ * zero slope at both ends) to 0 at e = NEAR_UNIFORM_E. */
+#define NEAR_UNIFORM_E 0.2
+static double near_uniform_weight(size_t L, double p1)
+{
+    if (L < 2)
+        return 0.0;
+    const double e = 1.0 - (1.0 - p1) / ((double)(L - 1) * p1), x = e / NEAR_UNIFORM_E;
+    return x >= 1.0 ? 0.0 : x <= 0.0 ? 1.0 : (1.0 - x) * (1.0 - x) * (1.0 + 2.0 * x);
+}
+
 /* spin_per_acq_us from spin_busy_pct and acquisitions_per_s (Little's law), after a mix of
  * two solutions: the mixture's spin over its acquisitions, not the mix of the ratios. */
 static void spin_per_acq(double *out)
@@ -453,6 +466,18 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     double rel[N_O] = {0}, col[N_O] = {0};
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
                         out, h > 0.0 ? rel : NULL);
+    /* with a handoff, a nearly uniform skewed set as its uniform one ("Handoff", "Small
+     * skew"): the other zones, MVA on the skewed path, are zone 1's near-equals there */
+    const double theta = G > 1 && h > 0.0 ? near_uniform_weight(L, p[0]) : 0.0;
+    if (!rc && theta > 0.0) {
+        double mu = (double)L, pu = 1.0 / (double)L, wu[16], ou[N_O], ru[N_O] = {0};
+        rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, 1, &mu, &pu, c2 >= 0.0, wu, ou,
+                        ru);
+        for (int i = 0; !rc && i < O_BI; i++) {
+            out[i] += theta * (ou[i] - out[i]);
+            rel[i] += theta * (ru[i] - rel[i]);
+        }
+    }
     const double p1 = p[0];
     double q2 = 0.0;
     for (size_t g = 1; g < G; g++)
