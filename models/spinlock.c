@@ -466,17 +466,25 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
     double rel[N_O] = {0}, col[N_O] = {0};
     int rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, G, m, p, c2 >= 0.0, buf + 2 * G,
                         out, h > 0.0 ? rel : NULL);
-    /* with a handoff, a nearly uniform skewed set as its uniform one ("Handoff", "Small
-     * skew"): the other zones, MVA on the skewed path, are zone 1's near-equals there */
-    const double theta = G > 1 && h > 0.0 ? near_uniform_weight(L, p[0]) : 0.0;
+    /* a nearly uniform skewed set as its uniform one ("Small skew"): the other zones, MVA
+     * on the skewed path, are zone 1's near-equals there (with a handoff MVA misses its
+     * feedback; without one the corrections differ), so the answer is continuous at skew 0 */
+    const double theta = G > 1 ? near_uniform_weight(L, p[0]) : 0.0;
     if (!rc && theta > 0.0) {
         double mu = (double)L, pu = 1.0 / (double)L, wu[16], ou[N_O], ru[N_O] = {0};
         rc = zones_eval(N, Z, S, c2 >= 0.0 ? c2 : c2mva, h, 1, &mu, &pu, c2 >= 0.0, wu, ou,
-                        ru);
+                        h > 0.0 ? ru : NULL);
+        /* the busiest zone stays zone 1 of the skewed set: its utilization follows the
+         * blended throughput (the uniform set's busiest zone has share 1/L, not p_1) */
+        const double uo = out[O_UTIL], xo = out[O_ACQ], ur = rel[O_UTIL], xr = rel[O_ACQ];
         for (int i = 0; !rc && i < O_BI; i++) {
             out[i] += theta * (ou[i] - out[i]);
             rel[i] += theta * (ru[i] - rel[i]);
         }
+        if (!rc && xo > 0.0)
+            out[O_UTIL] = fmin(100.0, uo * out[O_ACQ] / xo);
+        if (!rc && xr > 0.0)
+            rel[O_UTIL] = fmin(100.0, ur * rel[O_ACQ] / xr);
     }
     const double p1 = p[0];
     double q2 = 0.0;
