@@ -196,7 +196,8 @@ test-claims: $(CLI)
 	  echo "test-claims: no claims file calibration/claims/*.csv (calibration/claims/README.md: each report's claims file)"; exit 1; fi; \
 	$(CLI) claims "$$@" --json > $(B)/claims.json; rc=$$?; \
 	$(PYTHON) tests/check_claims.py $(B)/claims.json $(CLAIMS_MIN_PREDICTED) \
-	  calibration/claims/known_failures.txt && [ $$rc -eq 0 -o $$rc -eq 4 ]
+	  calibration/claims/known_failures.txt && [ $$rc -eq 0 -o $$rc -eq 4 ] && \
+	$(PYTHON) calibration/claims/t5_tolerance.py --check calibration/claims/000_sweetspot.csv
 
 test-python: lib
 	@if [ -d python-bindings/tests ]; then \
