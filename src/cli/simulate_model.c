@@ -79,6 +79,37 @@ void cli_sim_warn_clipped(const cli_ctx *c, const zvp_sim_result *r)
                  "more replications", (unsigned)r->clipped, (unsigned)r->units);
 }
 
+/* A model's outputs whose t-interval reached below 0 and was clipped there (ci_lo 0 with
+ * mean - half_width < 0); outputs not simulated are not counted. */
+static unsigned outputs_clipped(const zvp_model *m, const zvp_sim_estimate *e,
+                                const char *const *why)
+{
+    unsigned n = 0;
+    for (size_t j = 0; j < m->n_outputs; j++)
+        if (!why[j] && e[j].ci_lo == 0.0 && e[j].mean - e[j].half_width < 0.0)
+            n++;
+    return n;
+}
+
+/* For a model the warning counts its printed outputs; figures of the network behind them
+ * (per station, not printed: e.g. one of 64 lock zones that is rarely contended) whose
+ * interval was clipped get a note instead, naming how many. */
+static void model_warn_clipped(const cli_ctx *c, unsigned n_out, const zvp_sim_result *r)
+{
+    if (n_out)
+        cli_warn(c, "NOT CONVERGED: for %u output(s) the %u units (replications or batches) "
+                 "disagree by more than their mean, so the 95%% t-interval reached below 0 "
+                 "(its lower bound is shown clipped to 0): the runs sit in different states "
+                 "(metastable: e.g. a lock that collapses in some runs and not in others) or "
+                 "are too short; the means are not a steady state, run longer (--events) or "
+                 "more replications", n_out, (unsigned)r->units);
+    else if (r->clipped)
+        cli_warn(c, "%u figure(s) of the simulated network behind the outputs (per "
+                 "station, not printed) have a 95%% t-interval that reached below 0 (a rarely "
+                 "used station, or runs in different states); no printed output's interval is "
+                 "clipped", (unsigned)r->clipped);
+}
+
 static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_estimate *e,
                       const char *const *why, const double *an, int an_st,
                       const zvp_error *an_err, const zvp_sim_result *r,
@@ -107,6 +138,8 @@ static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_
                                                    : an_st == ZVP_EUNSTABLE ? "unstable"
                                                                             : "error"));
     cli_sim_run_json(d, r, so, 0);
+    cli_json_set(d, "outputs_clipped", json_integer(outputs_clipped(zvp_model_file_model(mf), e,
+                                                                    why)));
     return cli_json_print(d);
 }
 
@@ -166,7 +199,7 @@ static int run_model(const cli_ctx *c, const cli_args *a, const zvp_sim_options 
     if (!rc && zvp_model_simulate(m, p, so, e, why, &r, &err) != ZVP_SUCCESS)
         rc = cli_lib_error(c, &err);
     if (!rc) {
-        cli_sim_warn_clipped(c, r);
+        model_warn_clipped(c, outputs_clipped(m, e, why), r);
         zvp_error_clear(&an_err);
         int an_st = zvp_model_eval(m, p, an, &an_err);
         if (c->json)
