@@ -860,6 +860,11 @@ printf '%s\n' "$(sed -n 's/^\(id,.*\)/\1/p' $CD/pass.csv)" '902-a,fitted,t,s,mmc
 expect 2 "range.csv:2: claim 902-a: lhs: .*servers = 0 is out of range" -- "$ZVP" claims "$T/range.csv"
 printf 'id,kind,source,statement,lhs,relation,rhs,tolerance\n902-b,fitted,t,s,1,~,2,\n' | \
   expect 2 "<stdin>:2: claim 902-b: relation '~' needs a tolerance" -- "$ZVP" claims -
+# a term's override beyond the double range: named as the CLI's NAME=VALUE names it
+printf 'id,kind,source,statement,lhs,relation,rhs,tolerance\n902-c,predicted,t,s,mmc:response_s[arrival_rate_per_s=1e-400],<,1,\n902-d,predicted,t,s,1,<,mmc:response_s[arrival_rate_per_s=1e400],\n' > "$T/range_under.csv"
+expect 2 "range_under.csv:2: claim 902-c: lhs: '1e-400' at column 35 is too small to represent (underflow)" -- "$ZVP" claims "$T/range_under.csv"
+sed '2d' "$T/range_under.csv" > "$T/range_over.csv"
+expect 2 "range_over.csv:2: claim 902-d: rhs: '1e400' at column 35 is too large to represent (overflow)" -- "$ZVP" claims "$T/range_over.csv"
 # --json: one object; claims with id, kind, pass, values; the summary; exit 4 when one fails
 out=$("$ZVP" claims $CD/fail.csv $CD/pass.csv --json 2>/dev/null); rc=$?
 if [ "$rc" -eq 4 ] && printf '%s' "$out" | "$PY" -c '

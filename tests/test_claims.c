@@ -303,6 +303,20 @@ static void test_errors(void)
     expect_error("004-x,fitted,here,s,mmc:wait_s[servers],<,2,", ZVP_EPARSE, "'='", NULL, NULL);
     expect_error("004-x,fitted,here,s,mmc:wait_s[servers=inf],<,2,", ZVP_EPARSE,
                  "a number after NAME=", NULL, NULL);
+    /* a decimal number beyond the double range is named as such, in the CLI's words
+     * (DBL_MAX is about 1.8e308, the smallest subnormal about 4.9e-324) */
+    expect_error("004-x,fitted,here,s,mmc:wait_s[arrival_rate_per_s=1e400],<,2,", ZVP_EPARSE,
+                 "'1e400' at column 31 is too large to represent (overflow)", "lhs", NULL);
+    expect_error("004-x,fitted,here,s,mmc:wait_s[arrival_rate_per_s=1e-400],<,2,", ZVP_EPARSE,
+                 "'1e-400' at column 31 is too small to represent (underflow)", NULL, NULL);
+    expect_error("004-x,fitted,here,s,mmc:wait_s[arrival_rate_per_s=-2.5e-330],<,2,",
+                 ZVP_EPARSE, "'2.5e-330' at column 32 is too small to represent (underflow)",
+                 NULL, NULL);
+    expect_error("004-x,fitted,here,s,1,<,2 * 1e999,", ZVP_EPARSE,
+                 "'1e999' at column 5 is too large to represent (overflow)", "rhs", NULL);
+    /* a subnormal is a number; 0e-400 is exactly 0 */
+    expect_error("004-x,fitted,here,s,1,<,2 * 1e-310 * 0e-400 * 1.2.3,", ZVP_EPARSE,
+                 "'1.2.3' at column 23 is not a finite decimal number", NULL, NULL);
 }
 
 /* The header must be exact; the ragged-row error of the CSV reader names the line. */

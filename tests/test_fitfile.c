@@ -160,8 +160,10 @@ static void test_fit_where_text(void)
  * text): rows b1, b2. Two conditions must both hold: batch = 3;site = b -> b3, b4. */
 static void test_fit_where_number(void)
 {
+    /* site (not filtered) is b in both rows left: the labels come from runid, which differs */
     zvp_fit_result *res = run_rows("where_batch", WHERE_HEAD "where = batch = 2.0\n" WHERE_BODY,
-                                   4.0, 2, 0, "b"); /* site: not filtered */
+                                   4.0, 2, 0, "b1");
+    CU_ASSERT_STRING_EQUAL(zvp_fit_result_row_label(res, 1), "b2");
     ZVP_ASSERT_REL(zvp_fit_result_measured(res)[1], 1.0, 1e-15);    /* b2 */
     zvp_fit_result_free(res);
 
@@ -201,6 +203,45 @@ static void test_fit_data_concat(void)
                    "where = runid = s2\n" WHERE_BODY,
                    MU_TRUE, 1, 0, "file 2 row 2");
     zvp_fit_result_free(res);
+}
+
+/* The labels of the rows of fit file `text`, in order, are want[0..n). */
+static void expect_labels(const char *name, const char *text, size_t n, const char *const *want)
+{
+    char path[256];
+    zvp_fit *fit = NULL;
+    zvp_error err;
+    zvp_error_clear(&err);
+    int st = zvp_fit_read(zvp_test_write_fit(name, text, path, sizeof path), &fit, &err);
+    if (st)
+        fprintf(stderr, "\n%s: %s\n", name, err.message);
+    CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(zvp_fit_n_rows(fit), n);
+    for (size_t i = 0; i < n && i < zvp_fit_n_rows(fit); i++) {
+        CU_ASSERT_STRING_EQUAL(zvp_fit_row_label(fit, i), want[i]);
+        if (strcmp(zvp_fit_row_label(fit, i), want[i]) != 0)
+            fprintf(stderr, "\n%s: row %zu labelled '%s', want '%s'\n", name, i + 1,
+                    zvp_fit_row_label(fit, i), want[i]);
+    }
+    zvp_fit_free(fit);
+}
+
+/* Row labels come from the first text column that tells the rows left apart (tests/data/
+ * mm1_labels.csv: release repeats 3.1.0, note is empty in two rows, runid differs in every
+ * row), else from the first text column (mm1_labels_shared.csv: release and site repeat). */
+static void test_fit_labels(void)
+{
+    const char *runids[3] = {"R1", "R2", "R3"}, *releases[3] = {"3.1.0", "3.1.0", "2.4.0"};
+    expect_labels("labels_runid", "[fit]\nmodel = mmc\ndata = ../data/mm1_labels.csv\n"
+                  WHERE_BODY, 3, runids);
+    /* release filtered; note is empty in the rows left, so not a text column there */
+    expect_labels("labels_where", "[fit]\nmodel = mmc\ndata = ../data/mm1_labels.csv\n"
+                  "where = release = 3.1.0\n" WHERE_BODY, 2, runids + 1);
+    expect_labels("labels_shared", "[fit]\nmodel = mmc\ndata = ../data/mm1_labels_shared.csv\n"
+                  WHERE_BODY, 3, releases);
+    /* one row left: every text column tells it apart, so the first one labels it */
+    expect_labels("labels_one", "[fit]\nmodel = mmc\ndata = ../data/mm1_labels.csv\n"
+                  "where = arrival_rate_per_s = 0.5\n" WHERE_BODY, 1, releases + 2);
 }
 
 static void test_fit_where_errors(void)
@@ -454,6 +495,7 @@ int zvp_test_register_fitfile(void)
         !CU_add_test(s, "fit_where_text", test_fit_where_text) ||
         !CU_add_test(s, "fit_where_number", test_fit_where_number) ||
         !CU_add_test(s, "fit_data_concat", test_fit_data_concat) ||
+        !CU_add_test(s, "fit_labels", test_fit_labels) ||
         !CU_add_test(s, "fit_where_errors", test_fit_where_errors) ||
         !CU_add_test(s, "fit_long_lines", test_fit_long_lines) ||
         !CU_add_test(s, "fit_duplicate_key", test_fit_duplicate_key) ||

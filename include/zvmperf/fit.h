@@ -144,8 +144,8 @@ int zvp_fit_subset(const zvp_fit *fit, const size_t *rows, size_t n_rows, zvp_fi
  * to the fit. An index out of range gives NULL, NaN or (size_t)-1. ---- */
 const zvp_model *zvp_fit_model(const zvp_fit *fit);
 size_t zvp_fit_n_rows(const zvp_fit *fit);
-/** Row label: as given; from a fit file, the first text column of the data (e.g. a run id)
- *  or the join key value. */
+/** Row label: as given; from a fit file, the first text column of the data whose cells tell
+ *  the rows apart (e.g. a run id; else the first text column) or the join key value. */
 const char *zvp_fit_row_label(const zvp_fit *fit, size_t i);
 size_t zvp_fit_n_matched(const zvp_fit *fit);
 /** Model output index of matched output j, and the data column it is matched to (the output

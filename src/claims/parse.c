@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/decimal.h"
 #include "claims/claims_impl.h"
 
 typedef struct parser {
@@ -124,15 +125,21 @@ static size_t number_len(const char *p)
     return n;
 }
 
-/* Read a number of n characters at ps->p into *v (the library's grammar). */
+/* Read a number of n characters at ps->p into *v (the library's grammar). A number beyond
+ * the double range is named as such, in the words of the CLI's NAME=VALUE (util/decimal.h). */
 static int read_number(parser *ps, size_t n, double *v)
 {
     char buf[128] = "";
+    zvp_decimal_kind k = ZVP_DECIMAL_NOT_NUMBER;
     if (n < sizeof buf) {
         memcpy(buf, ps->p, n);
         buf[n] = '\0';
+        k = zvp_decimal_read(buf, v);
     }
-    if (n >= sizeof buf || zvp_parse_double(buf, v) != 0)
+    if (k == ZVP_DECIMAL_OVERFLOW || k == ZVP_DECIMAL_UNDERFLOW)
+        return fail(ps, ZVP_EPARSE, "'%.*s' at column %zu %s", (int)n, ps->p,
+                    (size_t)(ps->p - ps->text) + 1, zvp_decimal_phrase(k));
+    if (k != ZVP_DECIMAL_OK)
         return fail(ps, ZVP_EPARSE, "'%.*s' at column %zu is not a finite decimal number", (int)n,
                     ps->p, (size_t)(ps->p - ps->text) + 1);
     ps->p += n;

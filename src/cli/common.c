@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "internal.h"
 #include "util/atomic.h"
+#include "util/decimal.h"
 
 int cli_exit_code(int status)
 {
@@ -119,41 +120,9 @@ int cli_number(const char *s, double *out)
     return s ? zvp_parse_double(s, out) : -1;
 }
 
-/* Is s spelled as a decimal number (the grammar of zvp_parse_double, blanks aside)? */
-static int decimal_spelling(const char *s)
-{
-    size_t digits = 0;
-    s += strspn(s, " \t");
-    if (*s == '+' || *s == '-')
-        s++;
-    for (; *s >= '0' && *s <= '9'; s++)
-        digits++;
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return s[strspn(s, " \t\r\n")] == '\0';
-}
-
-const char *cli_number_why(const char *s)
-{
-    if (!s || !decimal_spelling(s))
-        return "is not a number";
-    /* spelled as a decimal number, yet refused: beyond the double range one way or the other */
-    double v = strtod(s, NULL);
-    return isinf(v) ? "is too large to represent (overflow)"
-                    : "is too small to represent (underflow)";
-}
+/* Why s is refused: the library's phrase (src/util/decimal.h), shared with the sweep axes
+ * and the claims parser. */
+const char *cli_number_why(const char *s) { return zvp_decimal_why(s); }
 
 /* NAME=VALUE: split into name (buffer) and value; -1 when arg is not of that form. */
 static int split_override(const char *arg, char *name, size_t n, const char **value)

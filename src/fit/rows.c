@@ -42,33 +42,65 @@ static int where_holds(const ff_reader *r, const ff_rows *fr, size_t c)
     return 1;
 }
 
-/* Label column: the first data column holding text (a non-empty cell that is not a number)
- * in the rows left, among the columns not named in `where` (those are constant over the rows
- * left); -1 if none. */
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Does column j name every row left apart: no cell empty, no two cells alike? v: scratch room
+ * for fr->kept pointers. */
+static int column_distinct(const ff_reader *r, const ff_rows *fr, size_t j, const char **v)
+{
+    for (size_t i = 0; i < fr->kept; i++) {
+        size_t row;
+        const zvp_table *t = cell_table(r, fr, fr->keep[i], 0, &row);
+        if ((v[i] = zvp_table_text(t, row, j))[0] == '\0')
+            return 0;
+    }
+    qsort(v, fr->kept, sizeof *v, cmp_text);
+    for (size_t i = 1; i < fr->kept; i++)
+        if (strcmp(v[i - 1], v[i]) == 0)
+            return 0;
+    return 1;
+}
+
+/* Label column, among the data columns holding text (a non-empty cell that is not a number)
+ * in the rows left and not named in `where` (those are constant over the rows left): the
+ * first whose cells tell every row left apart (a run id rather than the release it ran,
+ * which two rows may share), else the first of them; -1 if none holds text. */
 static long label_column(const ff_reader *r, const ff_rows *fr)
 {
     size_t cols = zvp_table_cols(r->tables[0]);
     unsigned char *filtered = calloc(cols + 1, 1);
-    long found = -1;
-    if (!filtered)
+    const char **scratch = malloc((fr->kept + 1) * sizeof *scratch);
+    long first = -1, distinct = -1;
+    if (!filtered || !scratch) {
+        free(filtered);
+        free(scratch);
         return -1; /* out of memory: rows are labelled by number */
+    }
     for (size_t k = 0; k < r->n_where; k++)
         if (r->wheres[k].c.table == 0)
             filtered[r->wheres[k].c.col] = 1;
-    for (size_t j = 0; j < cols && found < 0; j++) {
+    for (size_t j = 0; j < cols && distinct < 0; j++) {
+        int text = 0;
         if (filtered[j])
             continue;
-        for (size_t i = 0; i < fr->kept; i++) {
+        for (size_t i = 0; i < fr->kept && !text; i++) {
             size_t row;
             const zvp_table *t = cell_table(r, fr, fr->keep[i], 0, &row);
-            if (zvp_table_text(t, row, j)[0] != '\0' && isnan(zvp_table_value(t, row, j))) {
-                found = (long)j;
-                break;
-            }
+            text = zvp_table_text(t, row, j)[0] != '\0' && isnan(zvp_table_value(t, row, j));
         }
+        if (!text)
+            continue;
+        if (first < 0)
+            first = (long)j;
+        if (column_distinct(r, fr, j, scratch))
+            distinct = (long)j;
     }
     free(filtered);
-    return found;
+    free(scratch);
+    return distinct >= 0 ? distinct : first;
 }
 
 /* A join key and its row in the join table. */

@@ -2,13 +2,13 @@
  * src/sweep/axis.c - sweep axes from text: "NAME=LO:HI:STEP", "NAME=V1,V2,..." or "NAME=V"
  * (zvp_axis_parse). Numbers follow the library's one number grammar (zvp_parse_double).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/decimal.h"
 #include "zvmperf/sweep.h"
 
 #define ZVP_AXIS_MAX_VALUES 1000000000.0 /* 10^9 */
@@ -30,8 +30,6 @@ static char *zvp_axis_trimdup(const char *b, const char *e)
     return s;
 }
 
-static int zvp_axis_is_digit(char c) { return c >= '0' && c <= '9'; }
-
 /* Case-insensitive test: s starts with the lower-case word; returns what follows, or NULL. */
 static const char *zvp_axis_word(const char *s, const char *word)
 {
@@ -41,21 +39,10 @@ static const char *zvp_axis_word(const char *s, const char *word)
     return s;
 }
 
-/* A field that zvp_parse_double rejected: is it spelled like a number, so that it was
- * rejected for being non-finite (inf, nan, or beyond the double range, e.g. 1e999)? This
- * only sorts the rejection into ZVP_EINVAL (not finite) or ZVP_EPARSE (not a number). */
-/* A decimal number whose magnitude is too small for a double (strtod: ERANGE towards 0). */
-static int zvp_axis_underflows(const char *s)
+/* Is s (trimmed) an infinity or a NaN as strtod spells them: [sign] inf, infinity, nan or
+ * nan(...)? The library's grammar refuses them as not finite rather than as not a number. */
+static int zvp_axis_inf_nan(const char *s)
 {
-    char *end;
-    errno = 0;
-    const double v = strtod(s, &end);
-    return errno == ERANGE && fabs(v) < 1.0;
-}
-
-static int zvp_axis_nonfinite_number(const char *s)
-{
-    int digits = 0;
     const char *w;
     if (*s == '+' || *s == '-')
         s++;
@@ -63,33 +50,18 @@ static int zvp_axis_nonfinite_number(const char *s)
         return *w == '\0' || ((w = zvp_axis_word(w, "inity")) != NULL && *w == '\0');
     if ((w = zvp_axis_word(s, "nan")) != NULL)
         return *w == '\0' || (*w == '(' && strchr(w, ')') == w + strlen(w) - 1);
-    for (; zvp_axis_is_digit(*s); s++)
-        digits++;
-    if (*s == '.')
-        for (s++; zvp_axis_is_digit(*s); s++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!zvp_axis_is_digit(*s))
-            return 0;
-        while (zvp_axis_is_digit(*s))
-            s++;
-    }
-    return *s == '\0';
+    return 0;
 }
 
 /* Parse one number field [b, e) of spec. ZVP_EPARSE if it is not a number, ZVP_EINVAL if
- * it is one but not finite (inf, nan, overflow). */
+ * it is one but not finite (inf, nan, overflow) or nonzero yet read as 0 (underflow). */
 static int zvp_axis_number(const char *spec, const char *field, const char *b, const char *e,
                            double *out, zvp_error *err)
 {
     char buf[128];
     double v;
     size_t n;
+    zvp_decimal_kind k;
     while (b < e && (*b == ' ' || *b == '\t'))
         b++;
     while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
@@ -100,15 +72,15 @@ static int zvp_axis_number(const char *spec, const char *field, const char *b, c
                         n == 0 ? "empty" : "too long");
     memcpy(buf, b, n);
     buf[n] = '\0';
-    if (zvp_parse_double(buf, &v) != 0) {
-        if (zvp_axis_nonfinite_number(buf))
-            return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %s = %s is %s", spec, field, buf,
-                            zvp_axis_underflows(buf) ? "too small to represent (underflow): not "
-                                                       "a number"
-                                                     : "not finite");
+    k = zvp_decimal_read(buf, &v);
+    if (k == ZVP_DECIMAL_UNDERFLOW)
+        return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %s = %s %s: not a number", spec, field,
+                        buf, zvp_decimal_phrase(k));
+    if (k == ZVP_DECIMAL_OVERFLOW || (k != ZVP_DECIMAL_OK && zvp_axis_inf_nan(buf)))
+        return zvp_fail(err, ZVP_EINVAL, "axis \"%s\": %s = %s is not finite", spec, field, buf);
+    if (k != ZVP_DECIMAL_OK)
         return zvp_fail(err, ZVP_EPARSE, "axis \"%s\": %s \"%s\" is not a number", spec, field,
                         buf);
-    }
     *out = v;
     return ZVP_SUCCESS;
 }
