@@ -100,23 +100,26 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
     for (size_t g = 0; g < G; g++)
         Q[g] = U[g] = 0.0;
     for (unsigned long n = 1; n <= N; n++) {
-        double cyc = Z, tmax = 0.0;
+        double at = 0.0, tmax = 0.0; /* at: the time per cycle at the zones */
         for (size_t g = 0; g < G; g++) {
             T[g] = S + h * Q[g];
             double resid = (c2 * S * S + T[g] * T[g]) / (2.0 * T[g]);
             R[g] = T[g] + (Q[g] - U[g]) * T[g] + U[g] * resid;
             if (m[g] > 0.0) {
-                cyc += m[g] * p[g] * R[g];
+                at += m[g] * p[g] * R[g];
                 tmax = fmax(tmax, p[g] * T[g]);
             }
         }
-        x = fmin((double)n / cyc, 1.0 / tmax);
+        const double cyc = Z + at, xc = 1.0 / tmax;
+        x = fmin((double)n / cyc, xc);
         if (xs)
             xs[n] = x; /* the throughput at each population (the relaxed rest: "Handoff") */
         if (n == N)
             break; /* keep Q, U of N - 1: the arrival's view */
-        /* f = 1 unless the busiest zone caps x: then the zones still hold n - x Z CPUs */
-        const double f = ((double)n - x * Z) / (x * (cyc - Z));
+        /* f = 1 unless the busiest zone caps x: then the zones still hold n - x Z CPUs. Taken
+         * as 1 exactly when uncapped: n - x Z and x (cyc - Z) cancel to rounding where the
+         * work is 1e14 times the hold (it went 0 / 0, then a NaN throughput) */
+        const double f = xc < (double)n / cyc ? ((double)n - x * Z) / (x * at) : 1.0;
         for (size_t g = 0; g < G; g++) {
             /* a group of no zones (the relaxed rest: zone 1 taken out) holds nobody: its
              * queue would otherwise grow unchecked (T = S + h Q feeds Q) and overflow, and
@@ -132,6 +135,7 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
 #define DOMINANT_ITER 60
 #define RELAX_WEIGHT 0.5 /* between the frozen and the relaxed rest (README, "Handoff") */
 #define RELAX_NOT_FINITE (-1) /* relaxed_zone: a non-finite rate; the frozen rest stands */
+#define COLLAPSE_ONSET 0.05 /* collapsed spin / symmetric spin - 1 of full weight (README) */
 
 /* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
 static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, double h,
@@ -259,14 +263,22 @@ static int relaxed_zone(unsigned long N, double Z, double S, double c2, double h
 static int zones_outputs(unsigned long N, double Z, size_t G, const double *m, const double *p,
                          const double *w, double X, zone1 a, double *out)
 {
-    double busy = 0.0, umax = 0.0, coll = 0.0;
+    double busy = 0.0, umax = 0.0, coll = 0.0, wait = 0.0, at = 0.0;
+    for (size_t g = 0; g < G; g++) { /* per visit: hold T and waiting R - T at group g */
+        const double T = g == 0 && a.col >= 0.0 ? a.ET : w[2 * G + g];
+        const double W = g == 0 && a.col >= 0.0 ? a.W : w[3 * G + g] - w[2 * G + g];
+        wait += m[g] * p[g] * W;
+        at += m[g] * p[g] * (T + W);
+    }
+    int capped = 0;
     if (a.col >= 0.0) {
-        double cyc = Z + m[0] * p[0] * (a.ET + a.W), tmax = p[0] * a.ET;
-        for (size_t g = 1; g < G; g++) {
-            cyc += m[g] * p[g] * w[3 * G + g];
+        double tmax = p[0] * a.ET;
+        for (size_t g = 1; g < G; g++)
             tmax = fmax(tmax, p[g] * w[2 * G + g]);
-        }
-        X = fmin((double)N / cyc, 1.0 / tmax);
+        capped = 1.0 / tmax < (double)N / (Z + at);
+        X = capped ? 1.0 / tmax : (double)N / (Z + at);
+    } else {
+        capped = X < (double)N / (Z + at) * (1.0 - 1e-12);
     }
     for (size_t g = 0; g < G; g++) {
         const double u = X * p[g] * (g == 0 && a.col >= 0.0 ? a.ET : w[2 * G + g]);
@@ -274,10 +286,13 @@ static int zones_outputs(unsigned long N, double Z, size_t G, const double *m, c
         umax = fmax(umax, u);
         coll += m[g] * p[g] * (g == 0 && a.col >= 0.0 ? a.col : w[G + g]);
     }
-    if (!(isfinite(X) && X > 0.0 && isfinite(busy) && isfinite(coll)))
+    if (!(isfinite(X) && X > 0.0 && isfinite(busy) && isfinite(coll) && isfinite(wait)))
         return ZVP_EINTERNAL; /* not hidden by the fmin / fmax below */
-    /* Little's law on the whole network: CPUs at the locks = N - X Z, of which `busy` hold */
-    const double spin = fmax(0.0, (double)N - X * Z - busy);
+    /* Little's law: the CPUs waiting are X x the waiting per cycle; where the busiest zone
+     * caps X, the CPUs at the locks are N - X Z, of which `busy` hold (the direct sum avoids
+     * the cancellation of N - X Z - busy at light load: work 1e9 x the hold left 1e-13
+     * of noise where the spin is 1e-19) */
+    const double spin = capped ? fmax(0.0, (double)N - X * Z - busy) : fmax(0.0, X * wait);
     out[O_SPIN] = 100.0 * spin;
     out[O_UTIL] = 100.0 * fmin(1.0, umax);
     out[O_ACQ] = X;
@@ -531,7 +546,14 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
         if (out[O_BI] == 1.0) {
             /* the time average over the interval of a lock started symmetric that collapses
              * at rate u and comes back at rate d ("Time to collapse") */
-            const double w = col[O_SPIN] > out[O_SPIN] ? collapsed_share(u, d, H) : 0.0;
+            /* weighted by how much more the collapsed state spins, from 0 where it spins as
+             * much as the symmetric one (the larger of its frozen and mixed answers) to 1 at
+             * COLLAPSE_ONSET more: the other outputs of the two states differ there (lock
+             * utilization 74 against 100 %), and a switch made them jump where spin did not */
+            const double ref = fmax(frozen, out[O_SPIN]);
+            const double x = ref > 0.0 ? (col[O_SPIN] - ref) / (COLLAPSE_ONSET * ref) : 1.0;
+            const double onset = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x * x * (3.0 - 2.0 * x);
+            const double w = onset * collapsed_share(u, d, H);
             for (int i = 0; i < O_BI; i++)
                 out[i] += w * (col[i] - out[i]);
             spin_per_acq(out); /* the interval's spin over its acquisitions (Little's law) */

@@ -368,6 +368,39 @@ static void test_spinlock_small_skew(void)
     }
 }
 
+/* Very light load with skew (work 3e8 us, hold 1e-6 us, 64 zones): MVA's ratio n - X Z over
+ * X (cycle - Z) cancelled to 0 / 0 and the evaluation failed with an internal error (the
+ * sweep over work_us stopped); the spin, the waiting summed directly, is of the order of
+ * N^2 (S / Z)^2 S / S (here below 1e-20 %), not the 1e-13 % of rounding that N - X Z - busy
+ * left. */
+static void test_spinlock_light_load(void)
+{
+    const double works[] = {1e6, 2.43e8, 3e8, 1e9};
+    for (size_t i = 0; i < sizeof works / sizeof works[0]; i++) {
+        double out[7];
+        CU_ASSERT_EQUAL_FATAL(spin_eval(64, works[i], 1e-6, 1, 64, 0.01, 0, out), ZVP_SUCCESS);
+        CU_ASSERT(out[0] >= 0.0 && out[0] < 1e-15);
+        CU_ASSERT(out[2] > 0.0 && fabs(out[2] / (64.0 / (works[i] * 1e-6)) - 1.0) < 1e-9);
+    }
+}
+
+/* Where a collapsed state spins about as much as the symmetric one, the two differ in their
+ * other outputs (lock utilization 100 % against 74 %): the collapsed state now enters with a
+ * weight rising from 0 (README, "Time to collapse"), so a step of 1e-9 in hold_scv no longer
+ * moves lock_util_pct by 26 % (16 CPUs, 4 zones, skew 0.02, handoff 0.3 us, work 6 us). */
+static void test_spinlock_collapse_onset(void)
+{
+    double prev[7] = {0}, out[7];
+    for (int i = 0; i <= 40; i++) {
+        const double c2 = 0.0676910565 + 1e-11 * i;
+        CU_ASSERT_EQUAL_FATAL(spin_eval(16, 6, 1, c2, 4, 0.02, 0.3, out), ZVP_SUCCESS);
+        if (i > 0)
+            for (int j = 0; j < 5; j++)
+                CU_ASSERT(fabs(out[j] - prev[j]) <= 1e-4 * fabs(prev[j]) + 1e-12);
+        memcpy(prev, out, sizeof out);
+    }
+}
+
 /* Spreading the requests over more zones never adds spin, and many zones give none. */
 static void test_spinlock_many_zones(void)
 {
@@ -968,6 +1001,8 @@ int zvp_test_register_spinlock(void)
         !CU_add_test(s, "ctime_blend", test_spinlock_ctime_blend) ||
         !CU_add_test(s, "skew_continuous", test_spinlock_skew_continuous) ||
         !CU_add_test(s, "small_skew", test_spinlock_small_skew) ||
+        !CU_add_test(s, "light_load", test_spinlock_light_load) ||
+        !CU_add_test(s, "collapse_onset", test_spinlock_collapse_onset) ||
         !CU_add_test(s, "collisions_des", test_spinlock_collisions_des) ||
         !CU_add_test(s, "pair_mva_exact", test_spinlock_pair_mva) ||
         !CU_add_test(s, "pair_one_zone", test_spinlock_pair_one_zone) ||

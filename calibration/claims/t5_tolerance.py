@@ -112,12 +112,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--data", default=os.path.join(here, "..", "data"))
-    ap.add_argument("--check", metavar="CLAIMS_CSV")
-    ap.add_argument("--groups", action="store_true", help="the test that rejects pooling CM1-CM3")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--check", metavar="CLAIMS_CSV")
+    mode.add_argument("--groups", action="store_true", help="the test that rejects pooling CM1-CM3")
     a = ap.parse_args()
-    gt, rows = tolerances(a.data)
-    if a.check:
-        return check(a.check, rows)
+    try:
+        gt, rows = tolerances(a.data)
+        if a.check:
+            return check(a.check, rows)
+    except OSError as e:
+        print("t5_tolerance: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
+        return 2
     if a.groups:
         try:  # p-values where SciPy is at hand (python3-scipy); the statistics without it
             from scipy import stats

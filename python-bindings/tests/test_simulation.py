@@ -28,3 +28,16 @@ def test_simulate_refuses_model_without_network_and_bad_parameter():
         z.simulate("paging", events=1000)
     with pytest.raises(z.InvalidArgumentError, match="zones"):
         z.simulate("spinlock", zones=0, events=1000)
+
+
+def test_simulate_names_clipped_outputs():
+    # rare spin (2 CPUs requesting a 1 us lock every 1000 us) over short runs: some runs see
+    # spin, others none, so the replications disagree by more than their mean and the spin's
+    # interval is clipped at 0 (the CLI warns NOT CONVERGED); a long converged run clips nothing
+    r = z.simulate("spinlock", cpus=2, work_us=1000, hold_us=1, events=2000, replications=5,
+                   seed=12, threads=1)
+    assert "spin_busy_pct" in r.outputs_clipped and r["spin_busy_pct"].ci_lo == 0.0
+    assert r.analytic_error is None
+    r = z.simulate("spinlock", cpus=8, work_us=4, hold_us=1, events=50000, replications=5,
+                   threads=1)
+    assert r.outputs_clipped == []

@@ -27,7 +27,10 @@ Estimate.__doc__ = ("One simulated output: mean `value` and its 95% interval [ci
 
 class SimulationResult(OrderedDict):
     """Output name -> Estimate, in the model's output order; .model, .params (name -> value)
-    and .not_simulated (name -> reason) describe the run."""
+    and .not_simulated (name -> reason) describe the run; .outputs_clipped lists the outputs
+    whose replications disagreed by more than their mean (the 95% interval reached below 0 and
+    ci_lo is clipped to 0: `zvmperf simulate` warns NOT CONVERGED for them); .analytic_error
+    is None, or the message of the eval that failed (the analytic values are then NaN)."""
 
 
 def simulate(model_or_file, replications=10, events=1000000, precision=0.0, seed=1,
@@ -67,13 +70,19 @@ def simulate(model_or_file, replications=10, events=1000000, precision=0.0, seed
         _check(C.zvp_model_simulate(m._ptr, p, byref(opt), est, why, None, byref(err)), err)
         an = np.full(n, np.nan)
         err2 = C.zvp_error()
-        C.zvp_model_eval(m._ptr, p, an, byref(err2))
+        an_rc = C.zvp_model_eval(m._ptr, p, an, byref(err2))
+        if an_rc != 0:
+            an[:] = np.nan  # a failed eval leaves no analytic value
         res = SimulationResult()
         res.model = m.name
         res.params = OrderedDict((d.name, float(v)) for d, v in zip(m.params, p))
         res.not_simulated = OrderedDict()
+        res.outputs_clipped = []
+        res.analytic_error = err2.message.decode() if an_rc != 0 else None
         for j, d in enumerate(m.outputs):
             res[d.name] = Estimate(est[j].mean, est[j].ci_lo, est[j].ci_hi, float(an[j]), d.unit)
             if why[j]:
                 res.not_simulated[d.name] = why[j].decode()
+            elif est[j].ci_lo == 0.0 and est[j].mean - est[j].half_width < 0.0:
+                res.outputs_clipped.append(d.name)
         return res

@@ -60,10 +60,13 @@ void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options 
     if (with_units)
         cli_json_set(d, "units", json_integer(r->units));
     cli_json_set(d, "seed", json_integer((json_int_t)r->seed));
-    cli_json_set(d, "precision", json_pack("{s:o, s:o, s:b, s:b}", "target",
+    /* "met" is null without a target (--precision 0): nothing was asked to be met */
+    cli_json_set(d, "precision", json_pack("{s:o, s:o, s:o, s:b}", "target",
                                            cli_json_num(so->precision, NULL), "worst",
                                            cli_json_num(r->worst_precision, NULL), "met",
-                                           r->precision_met, "event_cap_hit", r->event_cap_hit));
+                                           so->precision > 0.0 ? json_boolean(r->precision_met)
+                                                               : json_null(),
+                                           "event_cap_hit", r->event_cap_hit));
     cli_json_set(d, "intervals_clipped", json_integer(r->clipped));
 }
 
@@ -93,7 +96,7 @@ static unsigned outputs_clipped(const zvp_model *m, const zvp_sim_estimate *e,
 
 /* For a model the warning counts its printed outputs; figures of the network behind them
  * (per station, not printed: e.g. one of 64 lock zones that is rarely contended) whose
- * interval was clipped get a note instead, naming how many. */
+ * interval was clipped get a line of their own, naming how many. */
 static void model_warn_clipped(const cli_ctx *c, unsigned n_out, const zvp_sim_result *r)
 {
     if (n_out)
@@ -103,11 +106,11 @@ static void model_warn_clipped(const cli_ctx *c, unsigned n_out, const zvp_sim_r
                  "(metastable: e.g. a lock that collapses in some runs and not in others) or "
                  "are too short; the means are not a steady state, run longer (--events) or "
                  "more replications", n_out, (unsigned)r->units);
-    else if (r->clipped)
+    if (r->clipped)
         cli_warn(c, "%u figure(s) of the simulated network behind the outputs (per "
                  "station, not printed) have a 95%% t-interval that reached below 0 (a rarely "
-                 "used station, or runs in different states); no printed output's interval is "
-                 "clipped", (unsigned)r->clipped);
+                 "used station, or runs in different states)%s", (unsigned)r->clipped,
+                 n_out ? "" : "; no printed output's interval is clipped");
 }
 
 static int model_json(const zvp_model_file *mf, const char *file, const zvp_sim_estimate *e,
