@@ -16,20 +16,9 @@ Prints one line per point and the count outside the simulated interval widened b
 simulated mean. Needs only the CLI; nothing is written.
 """
 import argparse
-import json
 import subprocess
-import sys
 
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), r.stderr))
-    return json.loads(r.stdout)
-
-
-def params(p):
-    return ["%s=%s" % (k, v) for k, v in p.items()]
+from spinlock_cli import params, run
 
 
 def analytic(zvmperf, p, interval):

@@ -25,24 +25,12 @@ utilization, analytic spin_busy_pct, simulated mean [lo, hi], error of the analy
 against the simulated mean) and the counts. Needs only the CLI; nothing is written.
 """
 import argparse
-import json
 import math
-import subprocess
-import sys
 import time
 
+from spinlock_cli import params, run
+
 HOLD_US = 1.0
-
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), r.stderr))
-    return json.loads(r.stdout)
-
-
-def params(p):
-    return ["%s=%.17g" % (k, v) for k, v in p.items()]
 
 
 def util(zvmperf, p, work):
