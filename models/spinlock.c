@@ -546,12 +546,17 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
         if (out[O_BI] == 1.0) {
             /* the time average over the interval of a lock started symmetric that collapses
              * at rate u and comes back at rate d ("Time to collapse") */
-            /* weighted by how much more the collapsed state spins, from 0 where it spins as
-             * much as the symmetric one (the larger of its frozen and mixed answers) to 1 at
-             * COLLAPSE_ONSET more: the other outputs of the two states differ there (lock
-             * utilization 74 against 100 %), and a switch made them jump where spin did not */
-            const double ref = fmax(frozen, out[O_SPIN]);
-            const double x = ref > 0.0 ? (col[O_SPIN] - ref) / (COLLAPSE_ONSET * ref) : 1.0;
+            /* weighted by how much more the collapsed state spins than the symmetric answer
+             * it replaces, from 0 where they spin alike to 1 at COLLAPSE_ONSET more, relative
+             * to the smaller of that spin and the CPUs the collapsed state leaves not spinning
+             * (near saturation both spin almost all CPUs, yet differ in everything else): the
+             * other outputs of the two states differ where the spins meet (lock utilization
+             * 74 against 100 %), and the switch made them jump there. Where bistable itself
+             * turns on (col crossing frozen while the mixed answer is below both) the step
+             * stays: the simulator takes the collapsed side there (README, "Collapse onset") */
+            const double ref = out[O_SPIN];
+            const double scale = fmin(ref, 100.0 * (double)N - col[O_SPIN]);
+            const double x = scale > 0.0 ? (col[O_SPIN] - ref) / (COLLAPSE_ONSET * scale) : 1.0;
             const double onset = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x * x * (3.0 - 2.0 * x);
             const double w = onset * collapsed_share(u, d, H);
             for (int i = 0; i < O_BI; i++)
