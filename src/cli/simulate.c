@@ -642,7 +642,7 @@ static int simulate_kind(const solve_opts *o, const cli_args *a)
         if (zvp_sim_run(&net, &so, &r, &e))
             rc = cli_lib_error(o->c, &e);
         else
-            cli_sim_warn_clipped(o->c, r);
+            cli_sim_warn_clipped(o->c, r->clipped, "figure(s)", r->units);
     }
     if (!rc && o->json)
         rc = print_json(o, &s, r, &so, &an);

@@ -70,16 +70,17 @@ void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options 
     cli_json_set(d, "intervals_clipped", json_integer(r->clipped));
 }
 
-/* The units behind an interval disagree by more than its mean (zvp_sim_result.clipped). */
-void cli_sim_warn_clipped(const cli_ctx *c, const zvp_sim_result *r)
+/* The units behind an interval disagree by more than its mean (zvp_sim_result.clipped;
+ * for a model, its outputs so clipped). */
+void cli_sim_warn_clipped(const cli_ctx *c, unsigned n, const char *what, unsigned units)
 {
-    if (r->clipped)
-        cli_warn(c, "NOT CONVERGED: for %u figure(s) the %u units (replications or batches) "
+    if (n)
+        cli_warn(c, "NOT CONVERGED: for %u %s the %u units (replications or batches) "
                  "disagree by more than their mean, so the 95%% t-interval reached below 0 "
                  "(its lower bound is shown clipped to 0): the runs sit in different states "
                  "(metastable: e.g. a lock that collapses in some runs and not in others) or "
                  "are too short; the means are not a steady state, run longer (--events) or "
-                 "more replications", (unsigned)r->clipped, (unsigned)r->units);
+                 "more replications", n, what, units);
 }
 
 /* A model's outputs whose t-interval reached below 0 and was clipped there (ci_lo 0 with
@@ -99,13 +100,7 @@ static unsigned outputs_clipped(const zvp_model *m, const zvp_sim_estimate *e,
  * interval was clipped get a line of their own, naming how many. */
 static void model_warn_clipped(const cli_ctx *c, unsigned n_out, const zvp_sim_result *r)
 {
-    if (n_out)
-        cli_warn(c, "NOT CONVERGED: for %u output(s) the %u units (replications or batches) "
-                 "disagree by more than their mean, so the 95%% t-interval reached below 0 "
-                 "(its lower bound is shown clipped to 0): the runs sit in different states "
-                 "(metastable: e.g. a lock that collapses in some runs and not in others) or "
-                 "are too short; the means are not a steady state, run longer (--events) or "
-                 "more replications", n_out, (unsigned)r->units);
+    cli_sim_warn_clipped(c, n_out, "output(s)", (unsigned)r->units);
     if (r->clipped)
         cli_warn(c, "%u figure(s) of the simulated network behind the outputs (per "
                  "station, not printed) have a 95%% t-interval that reached below 0 (a rarely "

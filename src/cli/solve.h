@@ -47,8 +47,10 @@ int cli_simulate_model(const cli_ctx *c, int argc, char **argv);
  * intervals_clipped (simulate_model.c; also simulate.c). */
 void cli_sim_run_json(json_t *d, const zvp_sim_result *r, const zvp_sim_options *so,
                       int with_units);
-/* The NOT CONVERGED warning on stderr when r->clipped > 0 (simulate_model.c). */
-void cli_sim_warn_clipped(const cli_ctx *c, const zvp_sim_result *r);
+/* The NOT CONVERGED warning on stderr when n > 0 figures (what: "figure(s)" of a network,
+ * "output(s)" of a model) had their interval clipped at 0 over `units` replications or
+ * batches (simulate_model.c). */
+void cli_sim_warn_clipped(const cli_ctx *c, unsigned n, const char *what, unsigned units);
 /* --name = value has the wrong number of entries (solve_wrong_count below). */
 int solve_wrong_count(const solve_opts *o, const char *name, const char *value, size_t n,
                       const char *why);
