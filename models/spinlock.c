@@ -135,7 +135,8 @@ static void spin_mva(unsigned long N, double Z, double S, double c2, double h, s
 #define DOMINANT_ITER 60
 #define RELAX_WEIGHT 0.5 /* between the frozen and the relaxed rest (README, "Handoff") */
 #define RELAX_NOT_FINITE (-1) /* relaxed_zone: a non-finite rate; the frozen rest stands */
-#define COLLAPSE_ONSET 0.05 /* collapsed spin / symmetric spin - 1 of full weight (README) */
+#define COLLAPSE_ONSET 0.05 /* excess spin of the collapsed state, as a share of the smaller of
+                              the symmetric spin and the CPUs not spinning, at full weight */
 
 /* One zone: the outputs from the exact chain (work 0: all N CPUs always at the lock). */
 static int spinlock_one_zone(unsigned long N, double Z, double S, double c2, double h,
@@ -451,7 +452,7 @@ static double near_uniform_weight(size_t L, double p1)
     if (L < 2)
         return 0.0;
     const double e = 1.0 - (1.0 - p1) / ((double)(L - 1) * p1), x = e / NEAR_UNIFORM_E;
-    return x >= 1.0 ? 0.0 : x <= 0.0 ? 1.0 : (1.0 - x) * (1.0 - x) * (1.0 + 2.0 * x);
+    return zvp_smoothstep(1.0 - x);
 }
 
 /* spin_per_acq_us from spin_busy_pct and acquisitions_per_s (Little's law), after a mix of
@@ -557,8 +558,7 @@ static int spinlock_at(unsigned long N, size_t L, double skew, double Z, double 
             const double ref = out[O_SPIN];
             const double scale = fmin(ref, 100.0 * (double)N - col[O_SPIN]);
             const double x = scale > 0.0 ? (col[O_SPIN] - ref) / (COLLAPSE_ONSET * scale) : 1.0;
-            const double onset = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x * x * (3.0 - 2.0 * x);
-            const double w = onset * collapsed_share(u, d, H);
+            const double w = zvp_smoothstep(x) * collapsed_share(u, d, H);
             for (int i = 0; i < O_BI; i++)
                 out[i] += w * (col[i] - out[i]);
             spin_per_acq(out); /* the interval's spin over its acquisitions (Little's law) */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
+#include "internal.h"
 #include "spinlock.h"
 #include "sweetspot.h"
 
@@ -163,7 +164,7 @@ static double at_locks(unsigned long k, double Z, double c2, const ss_group *g, 
     const double r = e == SS_GROUPS ? 0.0 : dem[e] / dem[d];
     if (!(r > SS_BLEND_R0))
         return at_locks_d(k, Z, c2, g, G, R, x, f, at, d);
-    const double u = (r - SS_BLEND_R0) / (1.0 - SS_BLEND_R0), wt = 0.5 * u * u * (3.0 - 2.0 * u);
+    const double wt = 0.5 * zvp_smoothstep((r - SS_BLEND_R0) / (1.0 - SS_BLEND_R0));
     double R2[SS_GROUPS], at2[SS_GROUPS];
     for (size_t j = 0; j < G; j++)
         R2[j] = R[j];

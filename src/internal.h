@@ -65,6 +65,13 @@ int zvp_parse_long(const char *s, long *out);
  * 0 on success; -1 when the clock cannot be read or size < 21 (buf then holds ""). */
 int zvp_iso8601_utc(char *buf, size_t size);
 
+/* zvp_smoothstep: the cubic x^2 (3 - 2x) on [0, 1], 0 below and 1 above: a weight that
+ * rises from 0 to 1 with zero slope at both ends (the models' blends between two answers). */
+static inline double zvp_smoothstep(double x)
+{
+    return x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x * x * (3.0 - 2.0 * x);
+}
+
 /* ---- growable arrays (src/util/array.c) ---------------------------------------------- */
 
 /* zvp_grow: a buffer with room for at least `need` elements of `elem` bytes, growing `ptr`
