@@ -128,8 +128,17 @@ static void test_atomic_failures(void)
     /* a directory that does not exist: ZVP_EIO naming target and directory, nothing made */
     CU_ASSERT_EQUAL(zvp_atomic_begin(&a, ADIR "/nodir/x.txt", &e), ZVP_EIO);
     CU_ASSERT(zvp_test_msg_has(&e, ADIR "/nodir/x.txt"));
-    CU_ASSERT(zvp_test_msg_has(&e, "directory '" ADIR "/nodir'"));
+    CU_ASSERT(zvp_test_msg_has(&e, "directory '" ADIR "/nodir' does not exist"));
     CU_ASSERT_PTR_NULL(a.tmp);
+    /* a directory that exists but refuses new files with ENOENT (Linux /proc): the message
+     * must not say the directory is missing */
+    struct stat pst;
+    if (stat("/proc/version", &pst) == 0) {
+        CU_ASSERT_EQUAL(zvp_atomic_begin(&a, "/proc/version", &e), ZVP_EIO);
+        CU_ASSERT(zvp_test_msg_has(&e, "'/proc' exists but does not allow new files"));
+        CU_ASSERT(!zvp_test_msg_has(&e, "does not exist"));
+        CU_ASSERT_PTR_NULL(a.tmp);
+    }
     /* a directory as target, an empty path, a path ending in '/' */
     mkdir(ADIR "/sub", 0777);
     CU_ASSERT_EQUAL(zvp_atomic_begin(&a, ADIR "/sub", &e), ZVP_EINVAL);

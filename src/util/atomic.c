@@ -96,7 +96,18 @@ int zvp_atomic_begin(zvp_atomic *a, const char *target, zvp_error *err)
         free(a->tmp);
         a->tmp = NULL;
         zvp_atomic_abort(a);
-        int rc = zvp_fail(err, ZVP_EIO, "cannot write '%s': cannot create a file in directory "
+        struct stat dst;
+        int rc;
+        if (e == ENOENT && stat(dir, &dst) != 0)
+            rc = zvp_fail(err, ZVP_EIO, "cannot write '%s': directory '%s' does not exist",
+                          target, dir);
+        else if (e == ENOENT)
+            /* the directory exists, yet creating a file in it reports ENOENT: a virtual file
+             * system such as /proc or /sys, whose files cannot be replaced */
+            rc = zvp_fail(err, ZVP_EIO, "cannot write '%s': directory '%s' exists but does "
+                          "not allow new files in it (a virtual file system?)", target, dir);
+        else
+            rc = zvp_fail(err, ZVP_EIO, "cannot write '%s': cannot create a file in directory "
                           "'%s': %s", target, dir, strerror(e));
         free(dir);
         return rc;
