@@ -185,13 +185,14 @@ int zvp_memhost_dasd_read(const zvp_memhost_dasd *d, double reads_per_s, double 
     return ZVP_SUCCESS;
 }
 
-/* g(x) = f(R(x)) - x; -x where the DASD saturates. */
+/* g(x) = f(R(x)) - x; -x where the DASD saturates (*sat = 1 there, else 0). */
 static int fp_gap(const zvp_memhost_dasd *d, double r, zvp_memhost_xfun f, const void *ctx,
-                  double x, double *g, zvp_error *err)
+                  double x, double *g, int *sat, zvp_error *err)
 {
     double u, rt, xm;
     int st;
-    if (zvp_memhost_dasd_read(d, x * r, x * r, &u, &rt, NULL) != ZVP_SUCCESS) {
+    *sat = zvp_memhost_dasd_read(d, x * r, x * r, &u, &rt, NULL) != ZVP_SUCCESS;
+    if (*sat) {
         *g = -x;
         return ZVP_SUCCESS;
     }
@@ -205,16 +206,16 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
                                    const void *ctx, double *x_out, double *util,
                                    double *read_time_s, zvp_error *err)
 {
-    double lo = 0.0, hi, glo, ghi, x_sat;
-    int st, side = 0;
+    double lo = 0.0, hi, glo, ghi, x_sat, x_free;
+    int st, side = 0, sat, hi_sat;
     if ((st = f(ctx, d->read_s, &hi, err)) != ZVP_SUCCESS)
         return st;
-    glo = hi;
+    glo = x_free = hi;
     x_sat = r > 0.0 ? (double)d->volumes / (r * (d->read_s + d->write_s / d->pages_per_write))
                     : INFINITY;
     if (hi >= x_sat)
         hi = x_sat;
-    if ((st = fp_gap(d, r, f, ctx, hi, &ghi, err)) != ZVP_SUCCESS)
+    if ((st = fp_gap(d, r, f, ctx, hi, &ghi, &hi_sat, err)) != ZVP_SUCCESS)
         return st;
     if (ghi >= 0.0) {
         lo = hi;
@@ -224,10 +225,11 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
         double x = hi - ghi * (hi - lo) / (ghi - glo), gx;
         if (!(x > lo && x < hi))
             x = 0.5 * (lo + hi);
-        if ((st = fp_gap(d, r, f, ctx, x, &gx, err)) != ZVP_SUCCESS)
+        if ((st = fp_gap(d, r, f, ctx, x, &gx, &sat, err)) != ZVP_SUCCESS)
             return st;
         if (gx == 0.0) {
             lo = hi = x;
+            hi_sat = 0;
             break;
         }
         if (gx > 0.0) {
@@ -239,11 +241,24 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
         } else {
             hi = x;
             ghi = gx;
+            hi_sat = sat;
             if (side == -1)
                 glo *= 0.5;
             side = -1;
         }
     }
+    /* Every throughput below the bracket's upper end still reads pages faster than the
+     * throughput it gets back (g > 0) and the upper end saturates the DASD: the root is the
+     * saturation itself, where the page reads throttle nothing (no blocking on a read, or one so
+     * small that the read time consistent with it exceeds what a double resolves). No steady
+     * state with a finite read time. */
+    if (ghi < 0.0 && hi_sat)
+        return zvp_fail(err, ZVP_EUNSTABLE,
+                        "memhost: the paging DASD saturates: %.6g page reads per unit of work "
+                        "on paging_volumes = %lu allow at most %.6g units of work/s, the work "
+                        "offers %.6g/s at the unloaded read time and the read time does not "
+                        "throttle it (no steady state with a finite read time)",
+                        r, d->volumes, x_sat, x_free);
     *x_out = 0.5 * (lo + hi);
     if (zvp_memhost_dasd_read(d, *x_out * r, *x_out * r, util, read_time_s, NULL) != ZVP_SUCCESS)
         *x_out = lo;

@@ -68,7 +68,10 @@ typedef int (*zvp_memhost_xfun)(const void *ctx, double read_s, double *x, zvp_e
  * zvp_memhost_paging_fixed_point - consistent throughput when every unit of work reads
  * `reads_per_work` pages from the paging DASD (and writes as many): x = f(R(x)), R the M/M/c
  * page read time at x reads_per_work pages/s. g(x) = f(R(x)) - x is decreasing; regula falsi
- * with the Illinois step inside (0, min(f(read_s), x_saturation)).
+ * with the Illinois step inside (0, min(f(read_s), x_saturation)). ZVP_EUNSTABLE when no
+ * positive throughput is consistent, and when g stays positive up to the saturation (the read
+ * time does not throttle f, e.g. no blocking on a read): the root would be the saturation
+ * itself, with an unbounded read time.
  */
 int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double reads_per_work,
                                    zvp_memhost_xfun f, const void *ctx, double *x_out,

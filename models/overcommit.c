@@ -11,6 +11,7 @@
  */
 
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 #include "registry.h"
 #include "memhost.h"
@@ -379,6 +380,13 @@ static int oc_solve_at(const double *p, const oc_config *cf, double b, oc_state 
     net.processors = (int32_t)p[P_PROCESSORS];
     st = zvp_memhost_paging_fixed_point(&dasd, s->fl.f_dasd, oc_mva, &net, &s->x, &s->util,
                                         &s->read_s, err);
+    if (st == ZVP_EUNSTABLE && err) { /* name the input that decides whether reads throttle */
+        char msg[sizeof err->message];
+        snprintf(msg, sizeof msg, "%s", err->message);
+        return zvp_fail(err, st, "%s (fault_blocking = %.17g: the share of a page read that "
+                        "blocks the virtual CPU, range [0, 1])",
+                        msg, p[P_FAULT_BLOCKING]);
+    }
     if (st != ZVP_SUCCESS)
         return st;
     if (!isfinite(s->x) || s->x <= 0.0)

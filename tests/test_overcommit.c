@@ -354,6 +354,31 @@ static void test_overcommit_no_moves(void)
     }
 }
 
+/* fault_blocking = 0: the page reads block nothing, so the virtual CPUs' throughput does not
+ * depend on the paging DASD. With the shipped 8 volumes that throughput offers more reads than
+ * the DASD can serve: no steady state (ZVP_EUNSTABLE naming fault_blocking), not a utilization
+ * of 1 - 1e-14 with a read time of years. With enough volumes it is a steady state whose
+ * throughput is the same for any volume count. */
+static void test_overcommit_no_blocking(void)
+{
+    const zvp_model *m = zvp_test_find_model("overcommit");
+    double p[64], o[64], x1;
+    for (int cmm = 0; cmm <= 1; cmm++) {
+        zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+        zvp_test_set_param(m, p, "cmm", cmm);
+        zvp_test_set_param(m, p, "fault_blocking", 0);
+        zvp_test_expect_eval_error(m, p, o, ZVP_EUNSTABLE, "fault_blocking = 0", "saturates",
+                                   NULL);
+        zvp_test_set_param(m, p, "paging_volumes", 250);
+        zvp_test_eval_ok(m, p, o, "overcommit fault_blocking 0, 250 volumes");
+        x1 = zvp_test_output(m, o, "throughput_per_s");
+        CU_ASSERT(zvp_test_output(m, o, "paging_util_pct") < 100.0);
+        zvp_test_set_param(m, p, "paging_volumes", 1000);
+        zvp_test_eval_ok(m, p, o, "overcommit fault_blocking 0, 1000 volumes");
+        CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "throughput_per_s"), x1, 1e-12 * x1);
+    }
+}
+
 static void test_overcommit_bad_input(void)
 {
     const zvp_model *m = zvp_test_find_model("overcommit");
@@ -389,6 +414,8 @@ int zvp_test_register_overcommit(void)
         !CU_add_test(s, "64,000 virtual CPUs: closed loop below saturation",
                      test_overcommit_large) ||
         !CU_add_test(s, "no page moves: ratio 1, continuous", test_overcommit_no_moves) ||
+        !CU_add_test(s, "fault_blocking 0: no steady state on a saturated DASD",
+                     test_overcommit_no_blocking) ||
         !CU_add_test(s, "bad input", test_overcommit_bad_input))
         return CU_get_error();
     return 0;
