@@ -217,6 +217,17 @@ static void test_errors(void)
     o.samples = 200;
     CU_ASSERT_EQUAL(zvp_interval_eval(zvp_fit_result_model_file(res), NULL, &o, v, lo, hi, NULL,
                                       &err), ZVP_SUCCESS);
+    /* servers is a whole number: a range with a fractional end would draw other values than
+     * the centre the caller set (2.5..4 draws 3..4), so it is refused, naming the range */
+    r.lo = 2.5;
+    CU_ASSERT_EQUAL(zvp_interval_eval(zvp_fit_result_model_file(res), NULL, &o, v, lo, hi, NULL,
+                                      &err), ZVP_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "servers = 2.5..4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "whole"));
+    r.lo = 1;
+    r.hi = 3.5;
+    CU_ASSERT_EQUAL(zvp_interval_eval(zvp_fit_result_model_file(res), NULL, &o, v, lo, hi, NULL,
+                                      &err), ZVP_EINVAL);
     zvp_model_file_free(mf);
     zvp_fit_result_free(res);
 }

@@ -21,10 +21,11 @@ extern "C" {
 enum { ZVP_INTERVAL_DELTA = 0, ZVP_INTERVAL_MC = 1 };
 
 /* An uncalibrated input sampled uniformly in [lo, hi] (Monte Carlo only; an integer
- * parameter takes whole values lo..hi with equal weight). */
+ * parameter takes whole values lo..hi with equal weight, and both ends must be whole:
+ * ZVP_EINVAL naming the range otherwise). */
 typedef struct zvp_interval_range {
     const char *name; /* a parameter of the model without a covariance entry */
-    double lo, hi;    /* lo < hi, within the parameter's [min, max] */
+    double lo, hi;    /* lo < hi, within the parameter's [min, max]; whole for an integer one */
 } zvp_interval_range;
 
 /* Options (fill with zvp_interval_default_options, then change fields). */

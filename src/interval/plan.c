@@ -4,6 +4,7 @@
  * the covariance, the counter-based random generator and the delta-method helpers.
  * src/interval/README.md.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
@@ -120,6 +121,15 @@ static int plan_ranges(const zvp_model_file *mf, zvp_iv_plan *pl, zvp_error *err
                             "[%s, %s] (need lo < hi, both in the parameter's range)", g->name,
                             zvp_fmt_num(g->lo, a, sizeof a), zvp_fmt_num(g->hi, b, sizeof b),
                             zvp_fmt_num(d->min, c, sizeof c), zvp_fmt_num(d->max, f, sizeof f));
+        }
+        if (d->integer && (g->lo != floor(g->lo) || g->hi != floor(g->hi))) {
+            char a[32], b[32], c[32], f[32];
+            return zvp_fail(err, ZVP_EINVAL, "interval: range %s = %s..%s: %s takes whole "
+                            "numbers in [%s, %s], so both ends of its range must be whole (the "
+                            "draws are the whole numbers lo..hi)", g->name,
+                            zvp_fmt_num(g->lo, a, sizeof a), zvp_fmt_num(g->hi, b, sizeof b),
+                            g->name, zvp_fmt_num(d->min, c, sizeof c),
+                            zvp_fmt_num(d->max, f, sizeof f));
         }
         for (size_t a = 0; a < pl->n; a++)
             if (pl->idx[a] == (size_t)k)
