@@ -172,7 +172,9 @@ int zvp_memhost_dasd_read(const zvp_memhost_dasd *d, double reads_per_s, double 
     int st;
     *util = a / (double)d->volumes;
     *read_time_s = d->read_s;
-    if (io <= 0.0 || a <= 0.0)
+    /* no load, or a service time so short (subnormal) that the service rate io / a
+     * overflows: no queueing that a double resolves, the read takes its service time */
+    if (io <= 0.0 || a <= 0.0 || !isfinite(io / a))
         return ZVP_SUCCESS;
     if (a >= (double)d->volumes)
         return zvp_fail(err, ZVP_EUNSTABLE,

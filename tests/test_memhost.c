@@ -108,6 +108,13 @@ static void test_memhost_dasd(void)
     ZVP_ASSERT_REL(u, 0.5, 1e-12);
     ZVP_ASSERT_REL(r, 0.005 / (1.0 - 0.5), 1e-9);
     CU_ASSERT_EQUAL(zvp_memhost_dasd_read(&d, 200.0, 0.0, &u, &r, &err), ZVP_EUNSTABLE);
+    /* a subnormal service time (1e-313 s, from dasd_read_ms = 1e-310): the service rate
+     * overflows, but the load is 181,406 x 1e-313 = 1.8e-308 busy volumes, far from
+     * saturation: the read takes its service time, status ok */
+    const zvp_memhost_dasd tiny = {1024, 1e-313, 0.0, 16};
+    CU_ASSERT_EQUAL(zvp_memhost_dasd_read(&tiny, 181406.0, 0.0, &u, &r, &err), ZVP_SUCCESS);
+    CU_ASSERT_EQUAL(r, 1e-313);
+    CU_ASSERT(u > 0.0 && u < 1e-300);
 }
 
 static int linear_signal(const void *ctx, double b, double *s, zvp_error *err)
