@@ -477,10 +477,15 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     const double mvb = sb.x * (xs * sb.fl.f_main + sb.fl.f_dasd);
     if (!(mvb > 0.0) && mv > 0.0)
         return zvp_fail(err, ZVP_EINVAL,
-                        "overcommit: page_moves_rel is undefined: the baseline (baseline = %g) "
-                        "moves no pages while this configuration moves %g pages/s; choose "
-                        "another baseline or read page_moves_per_s",
-                        p[P_BASELINE], mv);
+                        "overcommit: page_moves_rel is undefined: the baseline configuration "
+                        "(baseline = %g: %g guests without CMM or CMMA%s on real_memory_gb = %g "
+                        "less cp_memory_gb = %g) moves no pages (its guests fit) while this "
+                        "configuration (%g guests, cmm = %d, cmma = %d) moves %g pages/s; "
+                        "choose another baseline (0, 1 or 2) or more guests for it "
+                        "(baseline_guests), or read page_moves_per_s",
+                        p[P_BASELINE], base.guests,
+                        base.pgmbk ? ", z/VM 5.2 PGMBK limit" : "", p[P_REAL_MEMORY_GB],
+                        p[P_CP_MEMORY_GB], n, cfg.cmm, cfg.cmma, mv);
     out[O_PAGE_MOVES_REL] = mvb > 0.0 ? mv / mvb : 1.0;
     out[O_PAGE_MOVES_DECREASE] = 100.0 * (1.0 - out[O_PAGE_MOVES_REL]);
     return ZVP_SUCCESS;

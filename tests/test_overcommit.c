@@ -389,6 +389,16 @@ static void test_overcommit_bad_input(void)
     zvp_model_defaults(m, p);
     zvp_test_set_param(m, p, "cp_memory_gb", 90);
     zvp_test_expect_eval_error(m, p, o, ZVP_EINVAL, "cp_memory_gb", "90", NULL);
+    /* five 16 GiB guests in 80 GiB with no CP storage fit whole: the baseline moves no pages
+     * while ten guests do, so page_moves_rel is undefined; the message names the baseline's
+     * configuration and the inputs that change it */
+    zvp_test_read_params(PARAMS "overcommit-zvm53.ini", "overcommit", p, m->n_params);
+    zvp_test_set_param(m, p, "cmm", 1);
+    zvp_test_set_param(m, p, "baseline", 2);
+    zvp_test_set_param(m, p, "cp_memory_gb", 0);
+    zvp_test_expect_eval_error(m, p, o, ZVP_EINVAL, "page_moves_rel is undefined",
+                               "baseline = 2: 5 guests", "cp_memory_gb = 0", "baseline_guests",
+                               NULL);
     zvp_model_defaults(m, p);
     zvp_test_set_param(m, p, "unused_share", 0.5);
     zvp_test_expect_eval_error(m, p, o, ZVP_EINVAL, "unused_share", NULL);
