@@ -85,3 +85,10 @@ def test_arrays_and_cli_agree(mmc_file):
     assert d["outputs"]["utilization"]["lo"] == one["utilization"].lo
     assert d["outputs"]["utilization"]["hi"] == one["utilization"].hi
     assert d["interval"]["no_steady_state_share"] == one.no_steady_state
+
+
+def test_whole_number_range_needs_whole_ends(mmc_file):
+    # servers takes whole values: 1.5..3 would draw 2..3 around a centre the caller set to 2.25
+    with pytest.raises(z.InvalidArgumentError, match=r"servers = 1\.5\.\.3.*whole"):
+        z.eval(mmc_file, interval=0.9, method="mc", samples=200,
+               ranges={"servers": (1.5, 3.0)})
