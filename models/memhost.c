@@ -204,6 +204,18 @@ static int fp_gap(const zvp_memhost_dasd *d, double r, zvp_memhost_xfun f, const
     return ZVP_SUCCESS;
 }
 
+/* No steady state: the reads do not throttle the work that offers them up to saturation. */
+static int fp_unthrottled(const zvp_memhost_dasd *d, double r, double x_sat, double x_free,
+                          zvp_error *err)
+{
+    return zvp_fail(err, ZVP_EUNSTABLE,
+                    "memhost: the paging DASD saturates: %.6g page reads per unit of work on "
+                    "paging_volumes = %lu allow at most %.6g units of work/s, the work offers "
+                    "%.6g/s at the unloaded read time and the read time does not throttle it (no "
+                    "steady state with a finite read time)",
+                    r, d->volumes, x_sat, x_free);
+}
+
 int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memhost_xfun f,
                                    const void *ctx, double *x_out, double *util,
                                    double *read_time_s, zvp_error *err)
@@ -215,10 +227,15 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
     glo = x_free = hi;
     x_sat = r > 0.0 ? (double)d->volumes / (r * (d->read_s + d->write_s / d->pages_per_write))
                     : INFINITY;
-    if (hi >= x_sat)
+    const int capped = hi >= x_sat;
+    if (capped)
         hi = x_sat;
     if ((st = fp_gap(d, r, f, ctx, hi, &ghi, &hi_sat, err)) != ZVP_SUCCESS)
         return st;
+    /* at x_sat the DASD is saturated, or (rounding) one ulp below it with a read time of
+     * centuries: if the work still offers at least x_sat there, nothing throttles it */
+    if (capped && ghi >= 0.0)
+        return fp_unthrottled(d, r, x_sat, x_free, err);
     if (ghi >= 0.0) {
         lo = hi;
         glo = ghi;
@@ -255,12 +272,7 @@ int zvp_memhost_paging_fixed_point(const zvp_memhost_dasd *d, double r, zvp_memh
      * small that the read time consistent with it exceeds what a double resolves). No steady
      * state with a finite read time. */
     if (ghi < 0.0 && hi_sat)
-        return zvp_fail(err, ZVP_EUNSTABLE,
-                        "memhost: the paging DASD saturates: %.6g page reads per unit of work "
-                        "on paging_volumes = %lu allow at most %.6g units of work/s, the work "
-                        "offers %.6g/s at the unloaded read time and the read time does not "
-                        "throttle it (no steady state with a finite read time)",
-                        r, d->volumes, x_sat, x_free);
+        return fp_unthrottled(d, r, x_sat, x_free, err);
     *x_out = 0.5 * (lo + hi);
     if (zvp_memhost_dasd_read(d, *x_out * r, *x_out * r, util, read_time_s, NULL) != ZVP_SUCCESS)
         *x_out = lo;

@@ -376,6 +376,22 @@ static void test_overcommit_no_blocking(void)
         zvp_test_set_param(m, p, "paging_volumes", 1000);
         zvp_test_eval_ok(m, p, o, "overcommit fault_blocking 0, 1000 volumes");
         CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "throughput_per_s"), x1, 1e-12 * x1);
+        /* the unthrottled work keeps busy = util(1000) x 1000 volumes whatever their number
+         * (M/M/c offered load): v volumes have a steady state iff v > busy, and then the
+         * throughput is the unthrottled one; near v = busy rounding must not turn saturation
+         * into an ok answer with a read time of centuries (it did at 7, 11 and 14 volumes) */
+        const double busy = zvp_test_output(m, o, "paging_util_pct") / 100.0 * 1000.0;
+        for (int v = 1; v <= 40; v++) {
+            zvp_test_set_param(m, p, "paging_volumes", v);
+            const int st = zvp_model_eval(m, p, o, NULL);
+            if ((double)v < busy * (1.0 - 1e-9))
+                CU_ASSERT_EQUAL(st, ZVP_EUNSTABLE);
+            if ((double)v > busy * (1.0 + 1e-9)) {
+                CU_ASSERT_EQUAL_FATAL(st, ZVP_SUCCESS);
+                CU_ASSERT_DOUBLE_EQUAL(zvp_test_output(m, o, "throughput_per_s"), x1, 1e-9 * x1);
+                CU_ASSERT(zvp_test_output(m, o, "paging_util_pct") < 100.0 * busy / v * (1 + 1e-9));
+            }
+        }
     }
 }
 
