@@ -139,6 +139,32 @@ static void test_atomic_failures(void)
         CU_ASSERT(!zvp_test_msg_has(&e, "does not exist"));
         CU_ASSERT_PTR_NULL(a.tmp);
     }
+    /* a symbolic link is written through: its file changes, the link stays a link */
+    zvp_test_write_file(ADIR "/real.txt", "old\n");
+    unlink(ADIR "/link.txt");
+    CU_ASSERT_EQUAL_FATAL(symlink("real.txt", ADIR "/link.txt"), 0);
+    CU_ASSERT_EQUAL_FATAL(zvp_atomic_begin(&a, ADIR "/link.txt", &e), ZVP_SUCCESS);
+    fill(&a, "new\n");
+    CU_ASSERT_EQUAL(zvp_atomic_commit(&a, &e), ZVP_SUCCESS);
+    struct stat lst;
+    CU_ASSERT(lstat(ADIR "/link.txt", &lst) == 0 && S_ISLNK(lst.st_mode));
+    CU_ASSERT(content_is(ADIR "/real.txt", "new\n"));
+    /* a dangling link and a FIFO (as a device would be) are refused, and stay what they were */
+    unlink(ADIR "/dangling.txt");
+    CU_ASSERT_EQUAL_FATAL(symlink("none.txt", ADIR "/dangling.txt"), 0);
+    CU_ASSERT_EQUAL(zvp_atomic_begin(&a, ADIR "/dangling.txt", &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "symbolic link"));
+    CU_ASSERT(lstat(ADIR "/dangling.txt", &lst) == 0 && S_ISLNK(lst.st_mode));
+    unlink(ADIR "/fifo");
+    CU_ASSERT_EQUAL_FATAL(mkfifo(ADIR "/fifo", 0666), 0);
+    CU_ASSERT_EQUAL(zvp_atomic_begin(&a, ADIR "/fifo", &e), ZVP_EINVAL);
+    CU_ASSERT(zvp_test_msg_has(&e, "not a regular file"));
+    CU_ASSERT(lstat(ADIR "/fifo", &lst) == 0 && S_ISFIFO(lst.st_mode));
+    CU_ASSERT_PTR_NULL(a.tmp);
+    unlink(ADIR "/link.txt");
+    unlink(ADIR "/real.txt");
+    unlink(ADIR "/dangling.txt");
+    unlink(ADIR "/fifo");
     /* a directory as target, an empty path, a path ending in '/' */
     mkdir(ADIR "/sub", 0777);
     CU_ASSERT_EQUAL(zvp_atomic_begin(&a, ADIR "/sub", &e), ZVP_EINVAL);

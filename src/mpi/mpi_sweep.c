@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <hdf5.h>
+#include "util/atomic.h"
 #include "h5util.h"
 #include "internal.h"
 #include "mpi/mpi_sweep.h"
@@ -462,9 +463,27 @@ static int run(mpi_run *r, const zvp_model_file *mf, const char *path, const cha
     return rc;
 }
 
+static int mpi_sweep_run_at(MPI_Comm comm, const zvp_model_file *mf, const zvp_axis *axes,
+                            size_t n_axes, const char *path, const zvp_mpi_options *opt,
+                            zvp_sweep_summary *summary, zvp_error *err);
+
+/* As zvp_sweep_run: a symbolic link is written through (every rank resolves the same link,
+ * and an unresolvable one fails on every rank alike). */
 int zvp_mpi_sweep_run(MPI_Comm comm, const zvp_model_file *mf, const zvp_axis *axes,
                       size_t n_axes, const char *path, const zvp_mpi_options *opt,
                       zvp_sweep_summary *summary, zvp_error *err)
+{
+    char *target = NULL;
+    int rc = path ? zvp_atomic_resolve(path, &target, err) : ZVP_SUCCESS;
+    if (rc == ZVP_SUCCESS)
+        rc = mpi_sweep_run_at(comm, mf, axes, n_axes, target ? target : path, opt, summary, err);
+    free(target);
+    return rc;
+}
+
+static int mpi_sweep_run_at(MPI_Comm comm, const zvp_model_file *mf, const zvp_axis *axes,
+                            size_t n_axes, const char *path, const zvp_mpi_options *opt,
+                            zvp_sweep_summary *summary, zvp_error *err)
 {
     mpi_run r;
     zvp_sweep_summary sum;

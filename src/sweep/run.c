@@ -416,10 +416,33 @@ static int zvp_sweep_file_run(zvp_sweep_run_state *s, const zvp_model_file *mf,
     return zvp_atomic_commit(&out, err); /* fsync, rename over path, fsync the directory */
 }
 
+static int sweep_run_at(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
+                        const char *path, const zvp_sweep_options *opt,
+                        zvp_sweep_summary *summary, zvp_sweep_notice_fn notice,
+                        void *notice_user, zvp_error *err);
+
+/* The output is written where `path` leads: a symbolic link's target (its .partial beside
+ * it), so the rename replaces that file, not the link. */
 int zvp_sweep_run_notify(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
                          const char *path, const zvp_sweep_options *opt,
                          zvp_sweep_summary *summary, zvp_sweep_notice_fn notice,
                          void *notice_user, zvp_error *err)
+{
+    char *target = NULL;
+    int rc;
+    if (summary)
+        memset(summary, 0, sizeof *summary);
+    if (path && (rc = zvp_atomic_resolve(path, &target, err)) != ZVP_SUCCESS)
+        return rc;
+    rc = sweep_run_at(mf, axes, n_axes, target, opt, summary, notice, notice_user, err);
+    free(target);
+    return rc;
+}
+
+static int sweep_run_at(const zvp_model_file *mf, const zvp_axis *axes, size_t n_axes,
+                        const char *path, const zvp_sweep_options *opt,
+                        zvp_sweep_summary *summary, zvp_sweep_notice_fn notice,
+                        void *notice_user, zvp_error *err)
 {
     zvp_sweep_options defaults;
     zvp_sweep_plan pl;

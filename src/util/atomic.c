@@ -1,5 +1,6 @@
 /* src/util/atomic.c - temporary beside the target, sync, rename (src/util/atomic.h); the
  * output-is-an-input check and the path-climb test. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -58,7 +59,70 @@ static void unique_suffix(char *six, const void *addr, unsigned attempt)
     }
 }
 
+static int atomic_begin_at(zvp_atomic *a, const char *target, zvp_error *err);
+
+static int resolve_link(const char *path, char **out, zvp_error *err);
+static int refuse_special(const char *target, zvp_error *err);
+
+int zvp_atomic_resolve(const char *path, char **out, zvp_error *err)
+{
+    int rc = resolve_link(path, out, err);
+    if (rc == ZVP_SUCCESS && (rc = refuse_special(*out, err)) != ZVP_SUCCESS) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int resolve_link(const char *path, char **out, zvp_error *err)
+{
+    struct stat lst;
+    *out = NULL;
+    if (path && path[0] && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (!(*out = realpath(path, NULL))) {
+            int e = errno;
+            return zvp_fail(err, e == ENOMEM ? ZVP_ENOMEM : ZVP_EINVAL, "output '%s' is a "
+                            "symbolic link whose target cannot be resolved (%s): it must name "
+                            "a regular file or a new path", path, strerror(e));
+        }
+        return ZVP_SUCCESS;
+    }
+    if (!(*out = zvp_strdup(path ? path : "")))
+        return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path ? path : "(null)");
+    return ZVP_SUCCESS;
+}
+
+/* The resolved output: ZVP_EINVAL when it exists and is neither a regular file nor a
+ * directory (a device such as /dev/null, a FIFO, a socket), which the rename would replace. */
+static int refuse_special(const char *target, zvp_error *err)
+{
+    struct stat st;
+    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return zvp_fail(err, ZVP_EINVAL, "output '%s' exists and is not a regular file (a "
+                        "device, FIFO or socket), which writing it would replace: it must name a "
+                        "regular file or a new path", target);
+    return ZVP_SUCCESS;
+}
+
+/* A symbolic link is written through (its target is replaced, the link stays); a target that
+ * exists and is not a regular file (a device such as /dev/null, a FIFO, a socket) is refused:
+ * the rename would replace it with a regular file. */
 int zvp_atomic_begin(zvp_atomic *a, const char *target, zvp_error *err)
+{
+    char *resolved;
+    int rc;
+    if (!a || !target)
+        return atomic_begin_at(a, target, err);
+    if ((rc = zvp_atomic_resolve(target, &resolved, err)) != ZVP_SUCCESS) {
+        a->target = a->tmp = NULL;
+        return rc;
+    }
+    rc = atomic_begin_at(a, resolved, err);
+    free(resolved);
+    return rc;
+}
+
+static int atomic_begin_at(zvp_atomic *a, const char *target, zvp_error *err)
 {
     if (!a)
         return zvp_fail(err, ZVP_EINVAL, "zvp_atomic_begin: a is NULL");
@@ -72,6 +136,7 @@ int zvp_atomic_begin(zvp_atomic *a, const char *target, zvp_error *err)
     if (exists && S_ISDIR(st.st_mode))
         return zvp_fail(err, ZVP_EINVAL, "output '%s' is a directory: it must name a file",
                         target);
+
     char *dir = dir_of(target);
     const char *base = base_of(target);
     int blen = (int)(strlen(base) > 200 ? 200 : strlen(base)); /* the name stays < NAME_MAX */

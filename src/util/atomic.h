@@ -29,12 +29,26 @@ typedef struct zvp_atomic {
  * zvp_atomic_begin - create the empty temporary DIR/.NAME.XXXXXX.tmp beside target (mode
  * 0666 less the umask, or the existing target's permissions). Write it by a->tmp (stdio,
  * HDF5), close it, then zvp_atomic_commit or zvp_atomic_abort.
- * @return ZVP_SUCCESS; ZVP_EINVAL (target NULL, empty, a directory or ending in '/');
+ * A symbolic link is written through (zvp_atomic_resolve).
+ * @return ZVP_SUCCESS; ZVP_EINVAL (target NULL, empty, a directory or ending in '/', an
+ *         existing file that is not a regular file: a device, FIFO or socket; a dangling link);
  *         ZVP_EIO (the directory does not exist or is not writable: the message names the
  *         target, the directory and the system's reason); ZVP_ENOMEM. On failure a holds
  *         nothing to release.
  */
 int zvp_atomic_begin(zvp_atomic *a, const char *target, zvp_error *err);
+
+/**
+ * zvp_atomic_resolve - the path an output named `path` is written to: a symbolic link's
+ * resolved target (so the link stays and its file is replaced), else a copy of path.
+ * zvp_atomic_begin applies it; writers that rename files of their own (a sweep's .partial)
+ * call it first, so their files sit beside the real target.
+ * @return ZVP_SUCCESS with *out a malloc'ed path (free it); ZVP_EINVAL (a link whose target
+ *         cannot be resolved, e.g. dangling; an existing target that is neither a regular
+ *         file nor a directory: a device such as /dev/null, a FIFO, a socket, which a rename
+ *         would replace), ZVP_ENOMEM; *out NULL on failure.
+ */
+int zvp_atomic_resolve(const char *path, char **out, zvp_error *err);
 
 /**
  * zvp_atomic_commit - fsync the (closed) temporary, rename it over the target and fsync the
