@@ -92,3 +92,10 @@ def test_whole_number_range_needs_whole_ends(mmc_file):
     with pytest.raises(z.InvalidArgumentError, match=r"servers = 1\.5\.\.3.*whole"):
         z.eval(mmc_file, interval=0.9, method="mc", samples=200,
                ranges={"servers": (1.5, 3.0)})
+
+
+def test_value_and_range_of_one_parameter_refused(mmc_file):
+    # the value would be printed while the draws come from the range
+    with pytest.raises(z.InvalidArgumentError, match="servers is given both a value and a range"):
+        z.eval(mmc_file, interval=0.9, method="mc", samples=200, ranges={"servers": (2, 3)},
+               servers=5)

@@ -108,9 +108,12 @@ def eval_interval(model_file, params=None, interval=0.9, method="delta", samples
         over = OrderedDict(params or {})
         over.update(kw)
         for k, (lo, hi) in (ranges or {}).items():
-            if k not in over:
-                mid = 0.5 * (float(lo) + float(hi))
-                over[k] = np.floor(mid) if _is_integer_param(m, k) else mid
+            if k in over:  # the value would be printed while the draws come from the range
+                raise InvalidArgumentError(
+                    C.ZVP_EINVAL, "parameter %s is given both a value and a range: give one "
+                    "(the range's middle is the value)" % k)
+            mid = 0.5 * (float(lo) + float(hi))
+            over[k] = np.floor(mid) if _is_integer_param(m, k) else mid
         idx = _overrides(m, over, {})
         p, vary, vals, shape, arrays = _vary(idx, np.array(mf.vector, dtype=float))
         return _run(mf, m, p, idx, vary, vals, shape, arrays, opt, on_error,

@@ -271,6 +271,16 @@ static int split_ranges(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
             return cli_lib_error(c, &e);
         iv->o.n_ranges++;
     }
+    /* a value and a range for one parameter: the value would be the printed centre while
+     * the draws come from the range (a value outside its own interval) */
+    for (size_t r = 0; r < iv->o.n_ranges; r++) {
+        const size_t len = strlen(iv->names[r]);
+        for (size_t j = 0; j < *n_ov; j++)
+            if (strncmp(ov[j], iv->names[r], len) == 0 && ov[j][len] == '=')
+                return cli_error(c, ZVP_EINVAL, "parameter %s is given both a value ('%s') and "
+                                 "a range: give one (the range's middle is the printed value)",
+                                 iv->names[r], ov[j]);
+    }
     iv->o.ranges = iv->rng;
     return 0;
 }
