@@ -209,10 +209,11 @@ static int fp_unthrottled(const zvp_memhost_dasd *d, double r, double x_sat, dou
                           zvp_error *err)
 {
     return zvp_fail(err, ZVP_EUNSTABLE,
-                    "memhost: the paging DASD saturates: %.6g page reads per unit of work on "
-                    "paging_volumes = %lu allow at most %.6g units of work/s, the work offers "
-                    "%.6g/s at the unloaded read time and the read time does not throttle it (no "
-                    "steady state with a finite read time)",
+                    "memhost: the paging DASD saturates: %.9g page reads (and as many page "
+                    "writes, in blocks of pages_per_write) per unit of work on paging_volumes = "
+                    "%lu allow at most %.9g units of work/s, the work offers %.9g/s at the "
+                    "unloaded read time and the read time does not throttle it (no steady state "
+                    "with a finite read time)",
                     r, d->volumes, x_sat, x_free);
 }
 

@@ -134,7 +134,9 @@ static const zvp_param_desc overcommit_params[N_PARAMS] = {
     {"guest_io_ms", "ms", "blocking time of one guest disk read (page-cache miss or re-read)", 0,
      1e4, 5, 0, 0},
     {"guest_io_cpu_us", "us", "CPU time per guest disk read (Linux and CP)", 0, 1e5, 50, 0, 0},
-    {"fault_blocking", "1", "theta: share of a DASD page read's time that blocks the virtual CPU",
+    {"fault_blocking", "1",
+     "theta: share of a DASD page read's time that blocks the virtual CPU (> 0 with cmm = 1: "
+     "VMRM's signal is the page wait)",
      0, 1, 1, 0, 0},
     {"reref_spread", "1",
      "spread of the re-reference rates within a class: log-uniform over [rate/s, rate*s] (1 = "
@@ -383,6 +385,10 @@ static int oc_solve_at(const double *p, const oc_config *cf, double b, oc_state 
     if (st == ZVP_EUNSTABLE && err) { /* name the input that decides whether reads throttle */
         char msg[sizeof err->message];
         snprintf(msg, sizeof msg, "%s", err->message);
+        if (cf->cmm)
+            return zvp_fail(err, st, "%s (at a VMRM balloon of %.6g GiB per guest; "
+                            "fault_blocking = %.17g: the share of a page read that blocks the "
+                            "virtual CPU, range [0, 1])", msg, b, p[P_FAULT_BLOCKING]);
         return zvp_fail(err, st, "%s (fault_blocking = %.17g: the share of a page read that "
                         "blocks the virtual CPU, range [0, 1])",
                         msg, p[P_FAULT_BLOCKING]);
@@ -444,13 +450,29 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
                         "= %.17g exceeds guest_virtual_gb = %.17g",
                         p[P_WORKING_SET_GB], p[P_UNUSED_SHARE] * p[P_GUEST_VIRTUAL_GB],
                         p[P_GUEST_VIRTUAL_GB]);
+    if (p[P_CMM] != 0.0 && !(p[P_FAULT_BLOCKING] > 0.0))
+        return zvp_fail(err, ZVP_EINVAL,
+                        "overcommit: cmm = 1 needs fault_blocking > 0 (it is %.17g, range [0, 1]): "
+                        "VMRM's constraint signal is the virtual CPUs in page wait, which no "
+                        "page read causes when fault_blocking = 0",
+                        p[P_FAULT_BLOCKING]);
     cfg = (oc_config){n, (int)p[P_CMM], (int)p[P_CMMA], (int)p[P_PGMBK_BELOW_2G]};
     base = (oc_config){p[P_BASELINE] == 2 ? p[P_BASELINE_GUESTS] : n, 0, 0,
                        p[P_BASELINE] == 0 ? 1 : 0};
     if ((st = oc_solve(p, &cfg, &s, err)) != ZVP_SUCCESS)
         return st;
-    if ((st = oc_solve(p, &base, &sb, err)) != ZVP_SUCCESS)
+    if ((st = oc_solve(p, &base, &sb, err)) != ZVP_SUCCESS) {
+        if (err) { /* say that it is the baseline, not the configuration asked for */
+            char msg[sizeof err->message];
+            snprintf(msg, sizeof msg, "%s", err->message);
+            return zvp_fail(err, st, "overcommit: the baseline configuration (baseline = %g: %g "
+                            "guests without CMM or CMMA%s), against which throughput_rel and "
+                            "page_moves_rel are taken, has no result: %s",
+                            p[P_BASELINE], base.guests,
+                            base.pgmbk ? ", z/VM 5.2 PGMBK limit" : "", msg);
+        }
         return st;
+    }
     out[O_THROUGHPUT_REL] = s.x / sb.x;
     out[O_DASD_GB] = n * s.fl.dasd_gb;
     out[O_MAIN_XSTOR] = xs * s.x * s.fl.f_main;
@@ -478,14 +500,15 @@ static int overcommit_eval(const double *p, double *out, zvp_error *err)
     if (!(mvb > 0.0) && mv > 0.0)
         return zvp_fail(err, ZVP_EINVAL,
                         "overcommit: page_moves_rel is undefined: the baseline configuration "
-                        "(baseline = %g: %g guests without CMM or CMMA%s on real_memory_gb = %g "
-                        "less cp_memory_gb = %g) moves no pages (its guests fit) while this "
-                        "configuration (%g guests, cmm = %d, cmma = %d) moves %g pages/s; "
-                        "choose another baseline (0, 1 or 2) or more guests for it "
-                        "(baseline_guests), or read page_moves_per_s",
+                        "(baseline = %g: %g guests without CMM or CMMA, %s, on real_memory_gb = "
+                        "%g less cp_memory_gb = %g) moves no pages (its guests fit) while this "
+                        "configuration (%g guests, cmm = %d, cmma = %d, %s) moves %g pages/s; "
+                        "choose another baseline (0, 1 or 2)%s, or read page_moves_per_s",
                         p[P_BASELINE], base.guests,
-                        base.pgmbk ? ", z/VM 5.2 PGMBK limit" : "", p[P_REAL_MEMORY_GB],
-                        p[P_CP_MEMORY_GB], n, cfg.cmm, cfg.cmma, mv);
+                        base.pgmbk ? "z/VM 5.2 PGMBK limit" : "no PGMBK limit",
+                        p[P_REAL_MEMORY_GB], p[P_CP_MEMORY_GB], n, cfg.cmm, cfg.cmma,
+                        cfg.pgmbk ? "z/VM 5.2 PGMBK limit (pgmbk_below_2g = 1)" : "no PGMBK limit",
+                        mv, p[P_BASELINE] == 2 ? " or more guests for it (baseline_guests)" : "");
     out[O_PAGE_MOVES_REL] = mvb > 0.0 ? mv / mvb : 1.0;
     out[O_PAGE_MOVES_DECREASE] = 100.0 * (1.0 - out[O_PAGE_MOVES_REL]);
     return ZVP_SUCCESS;
