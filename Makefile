@@ -287,7 +287,7 @@ calibrate: $(CLI)
 	@mkdir -p $(DEMO_DIR)
 	sh calibration/calibrate_all.sh $(CLI) $(DEMO_DIR)
 
-demo: calibrate
+demo: calibrate lib
 	$(CLI) sweep calibration/params/sweetspot-zvm63.ini --axis storage_gb=256:4096:64 \
 	  --axis cpus=16:128:4 -o $(DEMO_DIR)/sweetspot-zvm63-sweep.h5
 	$(CLI) sweep calibration/params/sweetspot-zvm64.ini --axis storage_gb=256:4096:64 \
