@@ -156,6 +156,10 @@ int cli_apply_overrides(const cli_ctx *c, zvp_model_file *mf, const char **pos, 
                 return cli_error(c, ZVP_EINVAL,
                                  "parameter %s is both swept (--axis) and fixed ('%s')", name,
                                  pos[i]);
+        if (cli_number(val, &v) != 0 && strstr(val, ".."))
+            return cli_error(c, ZVP_EPARSE, "parameter %s = %s: a range NAME=LO..HI is sampled "
+                             "by 'zvmperf eval ... --interval LEVEL --method mc' only; here give "
+                             "one value (or sweep it with --axis %s=LO:HI:STEP)", name, val, name);
         if (cli_number(val, &v) != 0) {
             const zvp_model *m = zvp_model_file_model(mf);
             for (size_t k = 0; m && k < m->n_params; k++)
