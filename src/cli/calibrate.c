@@ -332,6 +332,16 @@ static int run(const cli_ctx *c, const char *fitpath, const char *out, const cha
         zvp_fit_free(fit);
         return rc;
     }
+    /* refuse an output that cannot be written (a directory, a device, a missing or read-only
+     * directory) before the fit runs, not after */
+    for (int k = 0; k < 2; k++) {
+        zvp_atomic probe = {NULL, NULL};
+        if (zvp_atomic_begin(&probe, k ? h5 : out, &err) != ZVP_SUCCESS) {
+            zvp_fit_free(fit);
+            return cli_lib_error(c, &err);
+        }
+        zvp_atomic_abort(&probe);
+    }
     st = zvp_fit_run(fit, &res, &err);
     if (st == ZVP_SUCCESS) {
         warn_at_bounds(c, fitpath, fit, res);
