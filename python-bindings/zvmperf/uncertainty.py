@@ -94,8 +94,9 @@ def eval_interval(model_file, params=None, interval=0.9, method="delta", samples
     overridden by params / keywords (scalars, or arrays broadcast together), each with a
     `interval`-level interval. method='delta' (linearisation) or 'mc' (`samples` draws seeded
     from `seed` and the point index). ranges={name: (lo, hi)} samples uncalibrated inputs
-    uniformly (Monte Carlo only; the parameter's value is the middle of its range, as
-    `zvmperf eval NAME=LO..HI`). on_error='raise' raises at the first point without a model
+    uniformly (Monte Carlo only; the parameter's value is the middle of its range, rounded
+    down for a whole-number parameter, whose ends must be whole, as `zvmperf eval
+    NAME=LO..HI`). on_error='raise' raises at the first point without a model
     result; 'nan' leaves NaN and the point code in .status. A Monte Carlo point whose centre
     has no steady state raises UnstableError giving the share of stable draws; with
     on_error='nan' it has status 2, value NaN and the bounds of those draws (when there are

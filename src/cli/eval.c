@@ -20,7 +20,8 @@ const char cli_help_eval[] =
     "registered model (its uncalibrated defaults; said on stderr). NAME=VALUE sets a\n"
     "parameter (each at most once; 'zvmperf models MODEL' lists names, units and ranges).\n"
     "With --interval and --method mc, NAME=LO..HI samples an uncalibrated input uniformly\n"
-    "(the value column is at the middle of the range). If the middle has no steady state,\n"
+    "(the value column is at the middle of the range; for a whole-number parameter, whose\n"
+    "ends must be whole, the whole number at or below it). If the middle has no steady state,\n"
     "the value column says 'unstable', lo and hi are the quantiles of the draws that have\n"
     "one (at least 2 x 5 / (1 - LEVEL) of them, else none), a NOTE gives their share, and\n"
     "the exit status is 3.\n"
@@ -77,9 +78,10 @@ static void centre_note(const zvp_model_file *mf, const ivreq *iv, char *buf, si
     len = (size_t)snprintf(buf, cap, "no steady state at the centre");
     for (size_t r = 0; r < iv->o.n_ranges && len < cap; r++) {
         long i = zvp_model_param_index(m, iv->rng[r].name, NULL);
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g, the middle of %g..%g",
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g, the middle of %g..%g%s",
                                 r ? "; " : " (", iv->rng[r].name, i >= 0 ? p[i] : NAN,
-                                iv->rng[r].lo, iv->rng[r].hi);
+                                iv->rng[r].lo, iv->rng[r].hi,
+                                i >= 0 && m->params[i].integer ? " rounded down" : "");
     }
     if (len < cap && iv->o.n_ranges)
         len += (size_t)snprintf(buf + len, cap - len, ")");
