@@ -81,7 +81,10 @@ static void centre_note(const zvp_model_file *mf, const ivreq *iv, char *buf, si
         len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g, the middle of %g..%g%s",
                                 r ? "; " : " (", iv->rng[r].name, i >= 0 ? p[i] : NAN,
                                 iv->rng[r].lo, iv->rng[r].hi,
-                                i >= 0 && m->params[i].integer ? " rounded down" : "");
+                                i >= 0 && m->params[i].integer &&
+                                        0.5 * (iv->rng[r].lo + iv->rng[r].hi) != p[i]
+                                    ? " rounded down"
+                                    : "");
     }
     if (len < cap && iv->o.n_ranges)
         len += (size_t)snprintf(buf + len, cap - len, ")");
