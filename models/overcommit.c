@@ -383,15 +383,12 @@ static int oc_solve_at(const double *p, const oc_config *cf, double b, oc_state 
     st = zvp_memhost_paging_fixed_point(&dasd, s->fl.f_dasd, oc_mva, &net, &s->x, &s->util,
                                         &s->read_s, err);
     if (st == ZVP_EUNSTABLE && err) { /* name the input that decides whether reads throttle */
-        char msg[sizeof err->message];
+        char msg[sizeof err->message], at[64] = "";
         snprintf(msg, sizeof msg, "%s", err->message);
         if (cf->cmm)
-            return zvp_fail(err, st, "%s (at a VMRM balloon of %.6g GiB per guest; "
-                            "fault_blocking = %.17g: the share of a page read that blocks the "
-                            "virtual CPU, range [0, 1])", msg, b, p[P_FAULT_BLOCKING]);
-        return zvp_fail(err, st, "%s (fault_blocking = %.17g: the share of a page read that "
-                        "blocks the virtual CPU, range [0, 1])",
-                        msg, p[P_FAULT_BLOCKING]);
+            snprintf(at, sizeof at, "at a VMRM balloon of %.6g GiB per guest; ", b);
+        return zvp_fail(err, st, "%s (%sfault_blocking = %.17g: the share of a page read that "
+                        "blocks the virtual CPU, range [0, 1])", msg, at, p[P_FAULT_BLOCKING]);
     }
     if (st != ZVP_SUCCESS)
         return st;

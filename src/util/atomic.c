@@ -61,22 +61,9 @@ static void unique_suffix(char *six, const void *addr, unsigned attempt)
 
 static int atomic_begin_at(zvp_atomic *a, const char *target, zvp_error *err);
 
-static int resolve_link(const char *path, char **out, zvp_error *err);
-static int refuse_special(const char *target, zvp_error *err);
-
 int zvp_atomic_resolve(const char *path, char **out, zvp_error *err)
 {
-    int rc = resolve_link(path, out, err);
-    if (rc == ZVP_SUCCESS && (rc = refuse_special(*out, err)) != ZVP_SUCCESS) {
-        free(*out);
-        *out = NULL;
-    }
-    return rc;
-}
-
-static int resolve_link(const char *path, char **out, zvp_error *err)
-{
-    struct stat lst;
+    struct stat lst, st;
     *out = NULL;
     if (path && path[0] && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
         if (!(*out = realpath(path, NULL))) {
@@ -85,22 +72,19 @@ static int resolve_link(const char *path, char **out, zvp_error *err)
                             "symbolic link whose target cannot be resolved (%s): it must name "
                             "a regular file or a new path", path, strerror(e));
         }
-        return ZVP_SUCCESS;
-    }
-    if (!(*out = zvp_strdup(path ? path : "")))
+    } else if (!(*out = zvp_strdup(path ? path : ""))) {
         return zvp_fail(err, ZVP_ENOMEM, "%s: out of memory", path ? path : "(null)");
-    return ZVP_SUCCESS;
-}
-
-/* The resolved output: ZVP_EINVAL when it exists and is neither a regular file nor a
- * directory (a device such as /dev/null, a FIFO, a socket), which the rename would replace. */
-static int refuse_special(const char *target, zvp_error *err)
-{
-    struct stat st;
-    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return zvp_fail(err, ZVP_EINVAL, "output '%s' exists and is not a regular file (a "
-                        "device, FIFO or socket), which writing it would replace: it must name a "
-                        "regular file or a new path", target);
+    }
+    /* neither a regular file nor a directory (a device such as /dev/null, a FIFO, a socket):
+     * the rename would replace it */
+    if (stat(*out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        int rc = zvp_fail(err, ZVP_EINVAL, "output '%s' exists and is not a regular file (a "
+                          "device, FIFO or socket), which writing it would replace: it must "
+                          "name a regular file or a new path", *out);
+        free(*out);
+        *out = NULL;
+        return rc;
+    }
     return ZVP_SUCCESS;
 }
 
